@@ -1,0 +1,174 @@
+// The apiServer handler: GET a health path on the member's apiserver with the caller's bearer token and CA, then count
+// Ready Nodes and Ready non-hostNetwork Pods page by page (`limit`/`continue`), stopping as soon as the minimum is met,
+// so a large member costs bounded memory. Plain node:https: no Kubernetes client, no Secret reading.
+import type { SecureContext } from 'node:tls';
+import { configError, failure, success, type HandlerEnv, type HandlerResult } from './handler.js';
+import { Deadline } from './deadline.js';
+import { dialAddress, getOnce, TransportError, type GetResponse } from './http-request.js';
+import { describeNetError, describeTimeout, isAddressDenied } from './net-error.js';
+import { contextFromPem } from './tls-context.js';
+import type { ProbeCredentials } from './types.js';
+import { USER_AGENT } from './version.js';
+
+/** Items asked for per list page, and the most bytes one page may take. */
+export const LIST_PAGE_SIZE = 500;
+export const MAX_PAGE_BYTES = 32 * 1024 * 1024;
+const MAX_HEALTH_BODY_BYTES = 10 * 1024;
+
+export interface ResolvedApiServer {
+  path: string;
+  minReadyNodes?: number;
+  minReadyPods?: number;
+}
+
+export interface ApiServerTarget {
+  apiEndpoint: string;
+  credentials?: ProbeCredentials;
+  insecureSkipTLSVerify?: boolean;
+}
+
+interface Condition {
+  type?: unknown;
+  status?: unknown;
+}
+
+interface ListPage {
+  items?: unknown;
+  metadata?: { continue?: unknown };
+}
+
+function readyTrue(conditions: unknown): boolean {
+  return (
+    Array.isArray(conditions) &&
+    conditions.some((c: Condition) => typeof c === 'object' && c !== null && c.type === 'Ready' && c.status === 'True')
+  );
+}
+
+function nodeReady(item: unknown): boolean {
+  const status = (item as { status?: { conditions?: unknown } } | null)?.status;
+  return readyTrue(status?.conditions);
+}
+
+function podReady(item: unknown): boolean {
+  const pod = item as { spec?: { hostNetwork?: unknown }; status?: { phase?: unknown; conditions?: unknown } } | null;
+  return pod?.spec?.hostNetwork !== true && pod?.status?.phase === 'Running' && readyTrue(pod.status.conditions);
+}
+
+class ProbeFailed extends Error {}
+class ProbeConfigError extends Error {}
+
+export async function apiServerProbe(
+  action: ResolvedApiServer,
+  target: ApiServerTarget,
+  env: HandlerEnv,
+): Promise<HandlerResult> {
+  let base: URL;
+  try {
+    base = new URL(target.apiEndpoint);
+  } catch {
+    return configError(`apiServer: spec.apiEndpoint "${target.apiEndpoint}" is not a URL`);
+  }
+  if (base.protocol !== 'https:' && base.protocol !== 'http:')
+    return configError(`apiServer: spec.apiEndpoint "${target.apiEndpoint}" must be an https:// URL`);
+  let secureContext: SecureContext | undefined;
+  const insecure = target.insecureSkipTLSVerify === true;
+  if (!insecure && target.credentials?.caBundlePem !== undefined && target.credentials.caBundlePem !== '') {
+    const ctx = contextFromPem(target.credentials.caBundlePem, 'apiServer: credentials caBundle');
+    if (!ctx.ok) return configError(ctx.message);
+    secureContext = ctx.context;
+  }
+  const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json, */*' };
+  const token = target.credentials?.token;
+  if (token !== undefined && token !== '') headers['authorization'] = `Bearer ${token}`;
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const deadline = new Deadline(env.timeoutMs, env.signal);
+  let shown = '';
+
+  const get = async (pathAndQuery: string, maxBodyBytes: number): Promise<GetResponse> => {
+    const url = new URL(`${base.protocol}//${base.host}${prefix}${pathAndQuery}`);
+    shown = url.href;
+    try {
+      return await getOnce({
+        url,
+        headers,
+        guard: env.guard,
+        signal: deadline.signal,
+        maxBodyBytes,
+        rejectUnauthorized: !insecure,
+        ...(secureContext !== undefined ? { secureContext } : {}),
+      });
+    } catch (e) {
+      if (e instanceof TransportError) {
+        if (isAddressDenied(e.cause)) throw new ProbeConfigError(`apiServer: ${describeNetError(e.cause, '', '')}`);
+        if (e.aborted && deadline.timedOut) throw new ProbeFailed(`Get "${shown}": ${describeTimeout(e.phase)}`);
+        if (e.aborted) throw new ProbeFailed(`Get "${shown}": probe stopped`);
+        throw new ProbeFailed(
+          `Get "${shown}": ${describeNetError(e.cause, dialAddress(url), url.hostname.replace(/^\[|\]$/g, ''))}`,
+        );
+      }
+      throw e;
+    }
+  };
+
+  /** Counts matching items over pages until `min` is reached or the list ends; returns the count. */
+  const countUntil = async (
+    resource: string,
+    query: string,
+    min: number,
+    matches: (item: unknown) => boolean,
+  ): Promise<{ count: number; complete: boolean }> => {
+    let count = 0;
+    let cont = '';
+    for (;;) {
+      const q = `?limit=${LIST_PAGE_SIZE}${query}${cont !== '' ? `&continue=${encodeURIComponent(cont)}` : ''}`;
+      const res = await get(`/api/v1/${resource}${q}`, MAX_PAGE_BYTES);
+      if (res.status !== 200) throw new ProbeFailed(`listing ${resource} failed with statuscode: ${res.status}`);
+      if (res.truncated) throw new ProbeFailed(`listing ${resource}: a page is larger than ${MAX_PAGE_BYTES} bytes`);
+      let page: ListPage;
+      try {
+        page = JSON.parse(res.body.toString('utf8')) as ListPage;
+      } catch {
+        throw new ProbeFailed(`listing ${resource}: the response is not JSON`);
+      }
+      if (!Array.isArray(page.items)) throw new ProbeFailed(`listing ${resource}: the response has no items`);
+      for (const item of page.items) if (matches(item)) count++;
+      if (count >= min) return { count, complete: false };
+      const next = page.metadata?.continue;
+      if (typeof next !== 'string' || next === '') return { count, complete: true };
+      cont = next;
+    }
+  };
+
+  try {
+    const health = await get(action.path.startsWith('/') ? action.path : `/${action.path}`, MAX_HEALTH_BODY_BYTES);
+    if (health.status < 200 || health.status >= 300)
+      return failure(`GET ${action.path} failed with statuscode: ${health.status}`);
+    const parts = [`GET ${action.path}: statuscode: ${health.status}`];
+    if (action.minReadyNodes !== undefined && action.minReadyNodes > 0) {
+      const { count } = await countUntil('nodes', '', action.minReadyNodes, nodeReady);
+      if (count < action.minReadyNodes)
+        return failure(`${count} Ready nodes, fewer than the ${action.minReadyNodes} required (minReadyNodes)`);
+      parts.push(`at least ${action.minReadyNodes} Ready nodes`);
+    }
+    if (action.minReadyPods !== undefined && action.minReadyPods > 0) {
+      const { count } = await countUntil(
+        'pods',
+        `&fieldSelector=${encodeURIComponent('status.phase=Running')}`,
+        action.minReadyPods,
+        podReady,
+      );
+      if (count < action.minReadyPods)
+        return failure(
+          `${count} Ready non-hostNetwork pods, fewer than the ${action.minReadyPods} required (minReadyPods)`,
+        );
+      parts.push(`at least ${action.minReadyPods} Ready non-hostNetwork pods`);
+    }
+    return success(`apiServer probe succeeded: ${parts.join('; ')}`);
+  } catch (e) {
+    if (e instanceof ProbeConfigError) return configError(e.message);
+    if (e instanceof ProbeFailed) return failure(e.message);
+    throw e;
+  } finally {
+    deadline.dispose();
+  }
+}

@@ -1,0 +1,35 @@
+// What every handler (httpGet, tcpSocket, grpc, apiServer) returns and receives, once the prober has applied the
+// defaults and resolved host and port. Depends on nothing of Kubernetes.
+import type { AddressGuard } from './address-guard.js';
+import type { ProbeOutcome } from './types.js';
+
+export interface HandlerResult {
+  result: ProbeOutcome;
+  message: string;
+  warnings?: string[];
+}
+
+export interface HandlerEnv {
+  guard: AddressGuard;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export function success(message: string, warnings?: string[]): HandlerResult {
+  return warnings !== undefined && warnings.length > 0
+    ? { result: 'success', message, warnings }
+    : { result: 'success', message };
+}
+
+export function failure(message: string): HandlerResult {
+  return { result: 'failure', message };
+}
+
+export function configError(message: string): HandlerResult {
+  return { result: 'error', message };
+}
+
+/** `host` as it goes in a URL: IPv6 literals in brackets. */
+export function urlHost(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}

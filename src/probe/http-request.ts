@@ -1,0 +1,138 @@
+// One HTTP(S) GET on a new connection, bounded by an AbortSignal, reading at most a given number of body bytes:
+// the transport shared by the httpGet and apiServer handlers. Depends only on node:http/https and the address guard.
+import http from 'node:http';
+import https from 'node:https';
+import type { SecureContext } from 'node:tls';
+import type { AddressGuard } from './address-guard.js';
+import type { Phase } from './net-error.js';
+
+export interface GetOptions {
+  url: URL;
+  /** Header name to values; a `Host` entry sets the request host. */
+  headers: Record<string, string | string[]>;
+  guard: AddressGuard;
+  signal: AbortSignal;
+  maxBodyBytes: number;
+  secureContext?: SecureContext;
+  rejectUnauthorized?: boolean;
+}
+
+export interface GetResponse {
+  status: number;
+  location?: string;
+  contentType?: string;
+  body: Buffer;
+  truncated: boolean;
+}
+
+/** A transport failure, with the phase it happened in (for the timeout wording) and the underlying error. */
+export class TransportError extends Error {
+  constructor(
+    readonly phase: Phase,
+    override readonly cause: unknown,
+    readonly aborted: boolean,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+    this.name = 'TransportError';
+  }
+}
+
+/** `host:port` as Go prints a dial address. */
+export function dialAddress(url: URL): string {
+  const port = url.port !== '' ? url.port : url.protocol === 'https:' ? '443' : '80';
+  return `${url.hostname}:${port}`;
+}
+
+function bareHost(hostname: string): string {
+  return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+}
+
+export function getOnce(opts: GetOptions): Promise<GetResponse> {
+  return new Promise<GetResponse>((resolve, reject) => {
+    let phase: Phase = 'connect';
+    let settled = false;
+    const host = bareHost(opts.url.hostname);
+    const fail = (err: unknown): void => {
+      if (settled) return;
+      settled = true;
+      opts.signal.removeEventListener('abort', onAbort);
+      reject(new TransportError(phase, err, opts.signal.aborted));
+    };
+    try {
+      opts.guard.checkLiteral(host);
+    } catch (e) {
+      fail(e);
+      return;
+    }
+    if (opts.signal.aborted) {
+      fail(opts.signal.reason);
+      return;
+    }
+    const isHttps = opts.url.protocol === 'https:';
+    const common: http.RequestOptions = {
+      method: 'GET',
+      hostname: host,
+      port: opts.url.port !== '' ? Number(opts.url.port) : isHttps ? 443 : 80,
+      path: `${opts.url.pathname}${opts.url.search}`,
+      headers: opts.headers,
+      agent: false,
+      lookup: opts.guard.lookup,
+    };
+    const req = isHttps
+      ? https.request({
+          ...common,
+          rejectUnauthorized: opts.rejectUnauthorized ?? true,
+          ...(opts.secureContext !== undefined ? { secureContext: opts.secureContext } : {}),
+        })
+      : http.request(common);
+    function onAbort(): void {
+      req.destroy(opts.signal.reason instanceof Error ? opts.signal.reason : new Error('aborted'));
+    }
+    opts.signal.addEventListener('abort', onAbort, { once: true });
+    req.on('socket', (socket) => {
+      socket.once(isHttps ? 'secureConnect' : 'connect', () => {
+        if (phase === 'connect') phase = 'headers';
+      });
+    });
+    req.on('error', fail);
+    req.on('response', (res) => {
+      phase = 'body';
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let truncated = false;
+      const finish = (): void => {
+        if (settled) return;
+        settled = true;
+        opts.signal.removeEventListener('abort', onAbort);
+        const location = res.headers.location;
+        const contentType = res.headers['content-type'];
+        resolve({
+          status: res.statusCode ?? 0,
+          ...(location !== undefined ? { location } : {}),
+          ...(contentType !== undefined ? { contentType } : {}),
+          body: Buffer.concat(chunks, size),
+          truncated,
+        });
+        // A new connection per probe: nothing to keep, and the rest of a long body is not wanted.
+        res.destroy();
+        req.destroy();
+      };
+      res.on('data', (chunk: Buffer) => {
+        const room = opts.maxBodyBytes - size;
+        if (chunk.length >= room) {
+          chunks.push(chunk.subarray(0, room));
+          size += room;
+          truncated = chunk.length > room || !res.readableEnded;
+          finish();
+          return;
+        }
+        chunks.push(chunk);
+        size += chunk.length;
+      });
+      res.on('end', finish);
+      res.on('error', fail);
+      res.on('aborted', () => fail(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })));
+    });
+    req.end();
+  });
+}

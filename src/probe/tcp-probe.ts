@@ -1,0 +1,45 @@
+// The tcpSocket handler: connect, then close, as the kubelet's pkg/probe/tcp; the dialled address passes the guard.
+// Depends only on node:net and the address guard.
+import net from 'node:net';
+import { configError, failure, success, urlHost, type HandlerEnv, type HandlerResult } from './handler.js';
+import { describeNetError, isAddressDenied } from './net-error.js';
+
+export interface ResolvedTcpSocket {
+  host: string;
+  port: number;
+}
+
+export function tcpProbe(action: ResolvedTcpSocket, env: HandlerEnv): Promise<HandlerResult> {
+  const addr = `${urlHost(action.host)}:${action.port}`;
+  const bare = action.host.replace(/^\[|\]$/g, '');
+  try {
+    env.guard.checkLiteral(bare);
+  } catch (e) {
+    return Promise.resolve(configError(`tcpSocket: ${describeNetError(e, addr, bare)}`));
+  }
+  return new Promise<HandlerResult>((resolve) => {
+    let done = false;
+    const socket = net.connect({ host: bare, port: action.port, lookup: env.guard.lookup });
+    const finish = (r: HandlerResult): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      env.signal?.removeEventListener('abort', onAbort);
+      socket.destroy();
+      resolve(r);
+    };
+    const timer = setTimeout(() => finish(failure(`dial tcp ${addr}: i/o timeout`)), env.timeoutMs);
+    const onAbort = (): void => finish(failure(`dial tcp ${addr}: probe stopped`));
+    if (env.signal?.aborted === true) onAbort();
+    else env.signal?.addEventListener('abort', onAbort, { once: true });
+    socket.once('connect', () => {
+      const remote =
+        socket.remoteAddress !== undefined ? `${urlHost(socket.remoteAddress)}:${socket.remotePort}` : addr;
+      finish(success(`TCP probe succeeded: connected to ${remote}`));
+    });
+    socket.once('error', (err) => {
+      if (isAddressDenied(err)) finish(configError(`tcpSocket: ${describeNetError(err, addr, bare)}`));
+      else finish(failure(describeNetError(err, addr, bare)));
+    });
+  });
+}
