@@ -1,1 +1,48 @@
-export {};
+// The public face of the schema library (`karmada-cluster-probe/schema`): validation, defaulting, migration,
+// field errors, the JSON Schemas and the generated types. Pure: importing it does no I/O.
+export { validateCluster, validateProbe, type ValidateOptions, type ValidationResult } from './validate.js';
+export { defaultCluster, defaultProbe, type DefaultOptions } from './defaults.js';
+export {
+  migrateCluster,
+  MigrationError,
+  diffPatch,
+  type MigrateOptions,
+  type MigrationResult,
+  type JsonPatchOperation,
+} from './migrate.js';
+export {
+  FieldPath,
+  fieldErrors,
+  errorBody,
+  formatInvalid,
+  type FieldError,
+  type FieldErrorType,
+} from './field-error.js';
+export { convertLegacyAnnotation, parseAnnotationJson } from './legacy-annotation.js';
+export { parseApiEndpoint } from './cluster-rules.js';
+export { DEFAULT_DENY_CIDRS, parseDenyList, type DenyList } from './address-ranges.js';
+export { parseQuantity } from './quantity.js';
+export {
+  API_VERSION,
+  GROUP,
+  VERSION,
+  KIND,
+  PLURAL,
+  LEGACY_ANNOTATION,
+  PROBE_ANNOTATION,
+  UNHEALTHY_TAINT_KEY,
+  HANDLERS,
+  PROBE_LOCATIONS,
+  LEGACY_TIMEOUT_SECONDS,
+  type ProbeLocation,
+  type HandlerName,
+} from './constants.js';
+export {
+  clusterSchema,
+  livenessProbeSchema,
+  healthCheckerAnnotationSchema,
+  dereference,
+  type SchemaNode,
+} from './schemas.js';
+export { rawValidators } from './ajv-validators.js';
+export type * from './generated/types.js';

@@ -1,0 +1,243 @@
+// Karmada's own Cluster rules (pkg/apis/cluster/validation) that JSON Schema cannot say, with Karmada's wording:
+// the name, apiEndpoint, secret references, proxyURL, zone vs zones, taints and resource models.
+// Runs on untrusted input after the schema check, so it never assumes a type. Pure: no I/O.
+import { FieldPath, fieldErrors, type FieldError } from './field-error.js';
+import { isDNS1123Label, isQualifiedName, isValidLabelValue } from './k8s-names.js';
+import { MAX_INT64_NANO, parseQuantity, QUANTITY_ERROR } from './quantity.js';
+
+const CLUSTER_NAME_MAX = 48;
+const ENDPOINT_FORM = '; desired format: hostname, hostname:port, IP or IP:port';
+const RESOURCE_NAMES = ['cpu', 'ephemeral-storage', 'memory', 'storage'];
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+export function clusterNameErrors(name: unknown, path: FieldPath): FieldError[] {
+  if (name === undefined || name === '') return [fieldErrors.required(path, 'name or generateName is required')];
+  if (typeof name !== 'string') return [];
+  if (name.length > CLUSTER_NAME_MAX)
+    return [fieldErrors.invalid(path, name, `must be no more than ${CLUSTER_NAME_MAX} characters`)];
+  return isDNS1123Label(name).map((m) => fieldErrors.invalid(path, name, m));
+}
+
+export interface ParsedEndpoint {
+  /** The host to dial (IPv6 without brackets), when the endpoint is valid. */
+  host?: string;
+  errors: FieldError[];
+}
+
+/** Karmada's ValidateClusterAPIEndpoint, on WHATWG URL parsing with Go's url.Parse outcomes for scheme-less input. */
+export function parseApiEndpoint(endpoint: string, path: FieldPath): ParsedEndpoint {
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(endpoint)) {
+    const firstSegment = endpoint.split('/')[0] ?? '';
+    if (firstSegment.includes(':'))
+      return {
+        errors: [
+          fieldErrors.invalid(
+            path,
+            endpoint,
+            `apiEndpoint must be a valid URL: parse ${JSON.stringify(endpoint)}: first path segment in URL cannot contain colon${ENDPOINT_FORM}`,
+          ),
+        ],
+      };
+    return { errors: [fieldErrors.invalid(path, '', `host must be provided${ENDPOINT_FORM}`)] };
+  }
+  let u: URL;
+  try {
+    u = new URL(endpoint);
+  } catch {
+    return {
+      errors: [
+        fieldErrors.invalid(
+          path,
+          endpoint,
+          `apiEndpoint must be a valid URL: parse ${JSON.stringify(endpoint)}: invalid URL${ENDPOINT_FORM}`,
+        ),
+      ],
+    };
+  }
+  const errors: FieldError[] = [];
+  if (u.host === '') errors.push(fieldErrors.invalid(path, '', `host must be provided${ENDPOINT_FORM}`));
+  // Never echo a password back: Karmada prints the userinfo, we print the user name only.
+  if (u.username !== '' || u.password !== '')
+    errors.push(
+      fieldErrors.invalid(
+        path,
+        u.password === '' ? u.username : `${u.username}:xxxxx`,
+        'user information is not permitted in the URL',
+      ),
+    );
+  if (u.hash !== '') errors.push(fieldErrors.invalid(path, u.hash.slice(1), 'fragments are not permitted in the URL'));
+  if (u.search !== '')
+    errors.push(fieldErrors.invalid(path, u.search.slice(1), 'query parameters are not permitted in the URL'));
+  const host = u.hostname.startsWith('[') ? u.hostname.slice(1, -1) : u.hostname;
+  return errors.length === 0 && host !== '' ? { host, errors } : { errors };
+}
+
+function secretRefErrors(ref: unknown, path: FieldPath): FieldError[] {
+  if (!isObject(ref)) return [];
+  const errors: FieldError[] = [];
+  // Missing keys are the schema's Required errors; Karmada also refuses empty strings.
+  if (ref.namespace === '') errors.push(fieldErrors.required(path.child('namespace')));
+  if (ref.name === '') errors.push(fieldErrors.required(path.child('name')));
+  return errors;
+}
+
+function proxyURLErrors(proxyURL: string, path: FieldPath): FieldError[] {
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(proxyURL)?.[1]?.toLowerCase() ?? '';
+  if (scheme === 'http' || scheme === 'https' || scheme === 'socks5') return [];
+  return [
+    fieldErrors.invalid(path, proxyURL, `unsupported scheme ${JSON.stringify(scheme)}, must be http, https, or socks5`),
+  ];
+}
+
+function taintErrors(taints: unknown[], path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  taints.forEach((t, i) => {
+    if (!isObject(t)) return;
+    const p = path.index(i);
+    if (typeof t.key === 'string')
+      for (const m of isQualifiedName(t.key)) errors.push(fieldErrors.invalid(p.child('key'), t.key, m));
+    if (typeof t.value === 'string') {
+      const msgs = isValidLabelValue(t.value);
+      if (msgs.length > 0) errors.push(fieldErrors.invalid(p.child('value'), t.value, msgs.join(';')));
+    }
+    const id = JSON.stringify([t.key, t.effect]);
+    if (seen.has(id)) {
+      const shown: Record<string, unknown> = { key: t.key, effect: t.effect };
+      if (t.value !== undefined) shown.value = t.value;
+      errors.push(fieldErrors.duplicate(p, shown, 'taints must be unique by key and effect pair'));
+    }
+    seen.add(id);
+  });
+  return errors;
+}
+
+/** Karmada's ValidateClusterResourceModels, reporting each problem at the range it is about. */
+function resourceModelErrors(models: unknown[], path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  const grades = new Map<unknown, number>();
+  models.forEach((m, i) => {
+    if (!isObject(m)) return;
+    if (grades.has(m.grade))
+      errors.push(
+        fieldErrors.duplicate(
+          path.index(i).child('grade'),
+          m.grade,
+          `the grade of each model must be unique (see spec.resourceModels[${String(grades.get(m.grade))}])`,
+        ),
+      );
+    else grades.set(m.grade, i);
+  });
+  if (errors.length > 0) return errors;
+  const sorted = models
+    .map((m, i) => ({ m, i }))
+    .filter(
+      (x): x is { m: Record<string, unknown>; i: number } =>
+        isObject(x.m) && typeof x.m.grade === 'number' && Array.isArray(x.m.ranges),
+    )
+    .sort((a, b) => (a.m.grade as number) - (b.m.grade as number));
+  sorted.forEach(({ m, i }, pos) => {
+    const prev = pos > 0 ? sorted[pos - 1] : undefined;
+    const ranges = m.ranges as unknown[];
+    const rp = path.index(i).child('ranges');
+    if (prev !== undefined && (prev.m.ranges as unknown[]).length !== ranges.length) {
+      errors.push(
+        fieldErrors.invalid(
+          rp,
+          ranges.length,
+          `the number of resource types must be the same in every model (grade ${String(prev.m.grade)} has ${(prev.m.ranges as unknown[]).length})`,
+        ),
+      );
+      return;
+    }
+    ranges.forEach((r, j) => {
+      if (!isObject(r)) return;
+      const p = rp.index(j);
+      if (typeof r.name === 'string' && !RESOURCE_NAMES.includes(r.name)) {
+        errors.push(fieldErrors.notSupported(p.child('name'), r.name, RESOURCE_NAMES));
+        return;
+      }
+      const min = parseQuantity(r.min);
+      const max = parseQuantity(r.max);
+      if (min === undefined && r.min !== undefined)
+        errors.push(fieldErrors.invalid(p.child('min'), r.min, QUANTITY_ERROR));
+      if (max === undefined && r.max !== undefined)
+        errors.push(fieldErrors.invalid(p.child('max'), r.max, QUANTITY_ERROR));
+      if (min === undefined || max === undefined) return;
+      if (max <= min) errors.push(fieldErrors.invalid(p.child('max'), r.max, 'must be greater than min'));
+      if (prev === undefined) {
+        if (min !== 0n)
+          errors.push(fieldErrors.invalid(p.child('min'), r.min, 'must be 0 in the first model (ranges start at 0)'));
+      } else {
+        const pr = (prev.m.ranges as unknown[])[j];
+        if (!isObject(pr)) return;
+        if (pr.name !== r.name)
+          errors.push(
+            fieldErrors.invalid(
+              p.child('name'),
+              r.name,
+              `must be ${JSON.stringify(pr.name)}, as in grade ${String(prev.m.grade)}: every model lists the same resources in the same order`,
+            ),
+          );
+        else if (parseQuantity(pr.max) !== min)
+          errors.push(
+            fieldErrors.invalid(
+              p.child('min'),
+              r.min,
+              `must equal the max of ${String(r.name)} in grade ${String(prev.m.grade)} (${String(pr.max)}): ranges must be contiguous and non-overlapping`,
+            ),
+          );
+      }
+      if (pos === sorted.length - 1 && max !== MAX_INT64_NANO)
+        errors.push(
+          fieldErrors.invalid(p.child('max'), r.max, 'must be 9223372036854775807 (MaxInt64) in the last model'),
+        );
+    });
+  });
+  return errors;
+}
+
+export interface ClusterRuleResult {
+  errors: FieldError[];
+  warnings: string[];
+  /** The host of spec.apiEndpoint, for probes that name none. */
+  apiEndpointHost?: string;
+}
+
+export function clusterRules(obj: Record<string, unknown>): ClusterRuleResult {
+  const errors: FieldError[] = [];
+  const warnings: string[] = [];
+  const meta = isObject(obj.metadata) ? obj.metadata : {};
+  errors.push(
+    ...clusterNameErrors(
+      meta.name ?? (meta.generateName === undefined ? undefined : 'x'),
+      FieldPath.root('metadata').child('name'),
+    ),
+  );
+  const spec = obj.spec;
+  if (!isObject(spec)) return { errors, warnings };
+  const sp = FieldPath.root('spec');
+  let apiEndpointHost: string | undefined;
+  if (typeof spec.apiEndpoint === 'string' && spec.apiEndpoint !== '') {
+    const parsed = parseApiEndpoint(spec.apiEndpoint, sp.child('apiEndpoint'));
+    errors.push(...parsed.errors);
+    apiEndpointHost = parsed.host;
+  }
+  errors.push(...secretRefErrors(spec.secretRef, sp.child('secretRef')));
+  errors.push(...secretRefErrors(spec.impersonatorSecretRef, sp.child('impersonatorSecretRef')));
+  if (typeof spec.proxyURL === 'string' && spec.proxyURL !== '')
+    errors.push(...proxyURLErrors(spec.proxyURL, sp.child('proxyURL')));
+  if (spec.zone !== undefined && spec.zones !== undefined)
+    errors.push(
+      fieldErrors.forbidden(
+        sp.child('zones'),
+        'may not be set together with spec.zone (deprecated); move the zone into zones',
+      ),
+    );
+  else if (typeof spec.zone === 'string' && spec.zone !== '') warnings.push('spec.zone is deprecated; use spec.zones');
+  if (Array.isArray(spec.taints)) errors.push(...taintErrors(spec.taints, sp.child('taints')));
+  if (Array.isArray(spec.resourceModels))
+    errors.push(...resourceModelErrors(spec.resourceModels, sp.child('resourceModels')));
+  return apiEndpointHost === undefined ? { errors, warnings } : { errors, warnings, apiEndpointHost };
+}

@@ -1,0 +1,46 @@
+// Defaulting: the kubelet's probe defaults, declared as `default` in schemas/liveness-probe.schema.json and applied
+// by one function (ajv's useDefaults on a copy), to spec.livenessProbe and to the liveness-probe annotation alike.
+// Pure: returns a copy, never mutates its argument.
+import { isDeepStrictEqual } from 'node:util';
+import { defaultingValidators } from './ajv-validators.js';
+import { PROBE_ANNOTATION, type ProbeLocation } from './constants.js';
+import type { LivenessProbe } from './generated/types.js';
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** A copy of `probe` with every default the schema declares filled in where the user left a field out. */
+export function defaultProbe<T = LivenessProbe>(probe: T): T {
+  const copy = structuredClone(probe);
+  if (isObject(copy)) defaultingValidators.livenessProbe(copy);
+  return copy;
+}
+
+export interface DefaultOptions {
+  /** Accepted for symmetry with migrateCluster; both locations are defaulted whichever is set. */
+  probeLocation?: ProbeLocation;
+}
+
+/**
+ * A copy of the Cluster with its probe defaulted, wherever it is held. The annotation's JSON is rewritten only
+ * when a default was actually added, so that defaulting twice changes nothing.
+ */
+export function defaultCluster<T>(obj: T, _options: DefaultOptions = {}): T {
+  const copy = structuredClone(obj);
+  if (!isObject(copy)) return copy;
+  const spec = copy.spec;
+  if (isObject(spec) && isObject(spec.livenessProbe)) defaultingValidators.livenessProbe(spec.livenessProbe);
+  const annotations = isObject(copy.metadata) ? copy.metadata.annotations : undefined;
+  if (isObject(annotations) && typeof annotations[PROBE_ANNOTATION] === 'string') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(annotations[PROBE_ANNOTATION]);
+    } catch {
+      return copy; // unparsable JSON is validation's to report, never ours to rewrite
+    }
+    if (isObject(parsed)) {
+      const defaulted = defaultProbe(parsed);
+      if (!isDeepStrictEqual(defaulted, parsed)) annotations[PROBE_ANNOTATION] = JSON.stringify(defaulted);
+    }
+  }
+  return copy;
+}

@@ -1,0 +1,143 @@
+// Field paths and field errors in the shape and wording of Kubernetes' apimachinery `field` package.
+// Every validator returns a list of these; ajv errors are translated into them once, at the edge.
+// Pure: no I/O, nothing from the webhook, the probe engine or a Kubernetes client.
+
+export type FieldErrorType =
+  | 'FieldValueRequired'
+  | 'FieldValueInvalid'
+  | 'FieldValueNotSupported'
+  | 'FieldValueForbidden'
+  | 'FieldValueDuplicate'
+  | 'FieldValueTooLong'
+  | 'FieldValueTooMany'
+  | 'FieldValueTypeInvalid';
+
+/** One problem with one field, as the apiserver reports it (`StatusCause` carries `type`, `field` and the body). */
+export interface FieldError {
+  /** Path in the apiserver's notation: `spec.taints[0].key`, `metadata.annotations[cluster.karmada.io/health-checker]`. */
+  field: string;
+  type: FieldErrorType;
+  /** The offending value, when the error shows one. Absent for Required, Forbidden, Too long and omitted values. */
+  value?: unknown;
+  detail: string;
+  /** `field: body`, exactly as the apiserver prints it. */
+  message: string;
+}
+
+const TYPE_WORDS: Record<FieldErrorType, string> = {
+  FieldValueRequired: 'Required value',
+  FieldValueInvalid: 'Invalid value',
+  FieldValueNotSupported: 'Unsupported value',
+  FieldValueForbidden: 'Forbidden',
+  FieldValueDuplicate: 'Duplicate value',
+  FieldValueTooLong: 'Too long',
+  FieldValueTooMany: 'Too many',
+  FieldValueTypeInvalid: 'Invalid value',
+};
+
+/** A path into an object, built child by child like apimachinery's `field.NewPath("spec").Child("x")`. */
+export class FieldPath {
+  private constructor(private readonly text: string) {}
+
+  static root(name: string): FieldPath {
+    return new FieldPath(name);
+  }
+
+  child(...names: string[]): FieldPath {
+    let text = this.text;
+    for (const name of names) text = text === '' ? name : `${text}.${name}`;
+    return new FieldPath(text);
+  }
+
+  index(i: number): FieldPath {
+    return new FieldPath(`${this.text}[${i}]`);
+  }
+
+  key(k: string): FieldPath {
+    return new FieldPath(`${this.text}[${k}]`);
+  }
+
+  toString(): string {
+    return this.text;
+  }
+}
+
+const OMITTED = Symbol('omitted');
+
+/** Go's `%q` for the strings we print: JSON quoting is the same for everything but rare control characters. */
+function quote(s: string): string {
+  return JSON.stringify(s);
+}
+
+function renderValue(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return quote(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return JSON.stringify(value);
+}
+
+/** The part of the message after `field: `, e.g. `Invalid value: 70000: must be between 1 and 65535, inclusive`. */
+export function errorBody(
+  e: Pick<FieldError, 'type' | 'detail'> & { value?: unknown },
+  hasValue = 'value' in e,
+): string {
+  let s = TYPE_WORDS[e.type];
+  const showsValue =
+    hasValue && e.type !== 'FieldValueRequired' && e.type !== 'FieldValueForbidden' && e.type !== 'FieldValueTooLong';
+  if (showsValue) s += `: ${renderValue(e.value)}`;
+  if (e.detail.length > 0) s += `: ${e.detail}`;
+  return s;
+}
+
+function make(type: FieldErrorType, path: FieldPath | string, value: unknown, detail: string): FieldError {
+  const field = String(path);
+  const e: FieldError =
+    value === OMITTED ? { field, type, detail, message: '' } : { field, type, value, detail, message: '' };
+  e.message = field === '' ? errorBody(e) : `${field}: ${errorBody(e)}`;
+  return e;
+}
+
+export const fieldErrors = {
+  required: (path: FieldPath | string, detail = ''): FieldError => make('FieldValueRequired', path, OMITTED, detail),
+  invalid: (path: FieldPath | string, value: unknown, detail: string): FieldError =>
+    make('FieldValueInvalid', path, value, detail),
+  /** An Invalid value whose value is not shown (secrets, certificates, long blobs). */
+  invalidOmitted: (path: FieldPath | string, detail: string): FieldError =>
+    make('FieldValueInvalid', path, OMITTED, detail),
+  notSupported: (path: FieldPath | string, value: unknown, supported: readonly string[]): FieldError =>
+    make(
+      'FieldValueNotSupported',
+      path,
+      value,
+      supported.length > 0 ? `supported values: ${supported.map((v) => quote(v)).join(', ')}` : '',
+    ),
+  forbidden: (path: FieldPath | string, detail: string): FieldError =>
+    make('FieldValueForbidden', path, OMITTED, detail),
+  duplicate: (path: FieldPath | string, value: unknown, detail = ''): FieldError =>
+    make('FieldValueDuplicate', path, value, detail),
+  tooLong: (path: FieldPath | string, maxBytes: number): FieldError =>
+    make('FieldValueTooLong', path, OMITTED, `must have at most ${maxBytes} bytes`),
+  tooMany: (path: FieldPath | string, actual: number, max: number): FieldError =>
+    make('FieldValueTooMany', path, actual, `must have at most ${max} items`),
+  typeInvalid: (path: FieldPath | string, value: unknown, detail: string): FieldError =>
+    make('FieldValueTypeInvalid', path, value, detail),
+};
+
+/** Prefixes every error's path, e.g. to report a probe held in an annotation under that annotation's path. */
+export function rebase(errors: FieldError[], prefix: string, strip = ''): FieldError[] {
+  return errors.map((e) => {
+    let rest = strip !== '' && e.field.startsWith(strip) ? e.field.slice(strip.length) : e.field;
+    if (rest !== '' && !rest.startsWith('[') && !rest.startsWith('.')) rest = `.${rest}`;
+    const field = `${prefix}${rest}`;
+    const moved: FieldError = { ...e, field };
+    moved.message = `${field}: ${errorBody(moved)}`;
+    return moved;
+  });
+}
+
+/** The apiserver's Invalid status message: `Cluster "name" is invalid: <e>` or `... is invalid: [<e1>, <e2>]`. */
+export function formatInvalid(kind: string, name: string, errors: readonly FieldError[]): string {
+  const list = errors.map((e) => e.message);
+  const body = list.length === 1 ? list[0] : `[${list.join(', ')}]`;
+  return `${kind} ${quote(name)} is invalid: ${body}`;
+}

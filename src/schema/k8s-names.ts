@@ -1,0 +1,131 @@
+// Kubernetes' name, label, port and header rules (apimachinery's util/validation), with its exact messages.
+// Each check returns the list of problems as strings; callers attach them to a field path.
+// Pure: no I/O.
+import { isIP } from 'node:net';
+
+const DNS1123_LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
+const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FMT})*`;
+const QUALIFIED_NAME_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
+const LABEL_VALUE_FMT = `(${QUALIFIED_NAME_FMT})?`;
+const HTTP_HEADER_NAME_FMT = '[-A-Za-z0-9]+';
+
+const dns1123Label = new RegExp(`^${DNS1123_LABEL_FMT}$`);
+const dns1123Subdomain = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
+const qualifiedName = new RegExp(`^${QUALIFIED_NAME_FMT}$`);
+const labelValue = new RegExp(`^${LABEL_VALUE_FMT}$`);
+const httpHeaderName = new RegExp(`^${HTTP_HEADER_NAME_FMT}$`);
+
+/** apimachinery's RegexError, including its famous double space between examples. */
+export function regexError(msg: string, fmt: string, ...examples: string[]): string {
+  if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
+  let s = `${msg} (e.g. `;
+  examples.forEach((ex, i) => {
+    if (i > 0) s += ' or ';
+    s += `'${ex}', `;
+  });
+  return `${s}regex used for validation is '${fmt}')`;
+}
+
+export const maxLenError = (n: number): string => `must be no more than ${n} characters`;
+export const inclusiveRangeError = (lo: number, hi: number): string => `must be between ${lo} and ${hi}, inclusive`;
+
+export function isDNS1123Label(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 63) errs.push(maxLenError(63));
+  if (!dns1123Label.test(value)) {
+    if (dns1123Subdomain.test(value)) errs.push('must not contain dots');
+    else
+      errs.push(
+        regexError(
+          "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
+          DNS1123_LABEL_FMT,
+          'my-name',
+          '123-abc',
+        ),
+      );
+  }
+  return errs;
+}
+
+export function isDNS1123Subdomain(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 253) errs.push(maxLenError(253));
+  if (!dns1123Subdomain.test(value))
+    errs.push(
+      regexError(
+        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
+        DNS1123_SUBDOMAIN_FMT,
+        'example.com',
+      ),
+    );
+  return errs;
+}
+
+const QUALIFIED_NAME_MSG =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+
+export function isQualifiedName(value: string): string[] {
+  const errs: string[] = [];
+  const parts = value.split('/');
+  let name: string;
+  if (parts.length === 1) {
+    name = parts[0] ?? '';
+  } else if (parts.length === 2) {
+    const prefix = parts[0] ?? '';
+    name = parts[1] ?? '';
+    if (prefix.length === 0) errs.push('prefix part must be non-empty');
+    else errs.push(...isDNS1123Subdomain(prefix).map((m) => `prefix part ${m}`));
+  } else {
+    return [
+      `a qualified name ${regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+    ];
+  }
+  if (name.length === 0) errs.push('name part must be non-empty');
+  else if (name.length > 63) errs.push(`name part ${maxLenError(63)}`);
+  if (!qualifiedName.test(name))
+    errs.push(`name part ${regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')}`);
+  return errs;
+}
+
+export function isValidLabelValue(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 63) errs.push(maxLenError(63));
+  if (!labelValue.test(value))
+    errs.push(
+      regexError(
+        "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+        LABEL_VALUE_FMT,
+        'MyValue',
+        'my_value',
+        '12345',
+      ),
+    );
+  return errs;
+}
+
+export function isValidPortNum(port: number): string[] {
+  return Number.isInteger(port) && port >= 1 && port <= 65535 ? [] : [inclusiveRangeError(1, 65535)];
+}
+
+/** An IANA service name as Kubernetes accepts it for a named port. */
+export function isValidPortName(port: string): string[] {
+  const errs: string[] = [];
+  if (port.length > 15) errs.push(maxLenError(15));
+  if (!/^[-a-z0-9]+$/.test(port)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
+  if (!/[a-z]/.test(port)) errs.push('must contain at least one letter (a-z)');
+  if (port.includes('--')) errs.push('must not contain consecutive hyphens');
+  if (port.length > 0 && (port.startsWith('-') || port.endsWith('-'))) errs.push('must not begin or end with a hyphen');
+  return errs;
+}
+
+export function isHTTPHeaderName(value: string): string[] {
+  return httpHeaderName.test(value)
+    ? []
+    : [regexError("a valid HTTP header must consist of alphanumerics or '-'", HTTP_HEADER_NAME_FMT, 'X-Header-Name')];
+}
+
+/** A probe host: an IP address, or a DNS-1123 subdomain (the kubelet dials whatever it is given; we are stricter). */
+export function isValidHost(value: string): string[] {
+  if (isIP(value) !== 0) return [];
+  return isDNS1123Subdomain(value).map((m) => `must be a valid IP address or DNS name: ${m}`);
+}

@@ -1,0 +1,164 @@
+// Migration: moves the legacy health-checker annotation (and a probe held in the other location) into the probe
+// location this installation uses, returning the new object, an RFC 6902 patch from the old one, and warnings.
+// Idempotent; never drops what the user wrote; throws MigrationError with field errors for what it cannot carry.
+// Pure: no I/O.
+import { isDeepStrictEqual } from 'node:util';
+import fastJsonPatch from 'fast-json-patch';
+import { LEGACY_ANNOTATION, PROBE_ANNOTATION, type ProbeLocation } from './constants.js';
+import { defaultProbe } from './defaults.js';
+import { fieldErrors, type FieldError } from './field-error.js';
+import type { LivenessProbe } from './generated/types.js';
+import { annotationPath, convertLegacyAnnotation, parseAnnotationJson } from './legacy-annotation.js';
+
+export interface JsonPatchOperation {
+  op: 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';
+  path: string;
+  value?: unknown;
+  from?: string;
+}
+
+export interface MigrationResult {
+  object: unknown;
+  patch: JsonPatchOperation[];
+  warnings: string[];
+}
+
+export interface MigrateOptions {
+  probeLocation: ProbeLocation;
+}
+
+/** Thrown when migration cannot carry everything the user wrote; `errors` says what and where. */
+export class MigrationError extends Error {
+  readonly errors: FieldError[];
+  constructor(errors: FieldError[]) {
+    super(errors.map((e) => e.message).join('; '));
+    this.name = 'MigrationError';
+    this.errors = errors;
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** An RFC 6902 patch that turns `from` into `to` (fast-json-patch's compare: replace/add/remove, no test ops). */
+export function diffPatch(from: unknown, to: unknown): JsonPatchOperation[] {
+  return fastJsonPatch.compare(from as object, to as object) as JsonPatchOperation[];
+}
+
+interface Holder {
+  annotations: Record<string, unknown> | undefined;
+  spec: Record<string, unknown> | undefined;
+}
+
+function readProbe(h: Holder, location: ProbeLocation, errors: FieldError[]): unknown {
+  if (location === 'field') return h.spec?.livenessProbe;
+  const raw = h.annotations?.[PROBE_ANNOTATION];
+  if (raw === undefined) return undefined;
+  const parsed = parseAnnotationJson(raw, PROBE_ANNOTATION);
+  if (parsed.error !== undefined) errors.push(parsed.error);
+  return parsed.value;
+}
+
+function writeProbe(obj: Record<string, unknown>, h: Holder, location: ProbeLocation, probe: unknown): void {
+  if (location === 'field') {
+    if (h.spec === undefined) {
+      h.spec = {};
+      obj.spec = h.spec;
+    }
+    h.spec.livenessProbe = probe;
+  } else {
+    if (h.annotations === undefined) {
+      const meta = isObject(obj.metadata) ? obj.metadata : (obj.metadata = {});
+      h.annotations = (meta as Record<string, unknown>).annotations = {} as Record<string, unknown>;
+    }
+    h.annotations[PROBE_ANNOTATION] = JSON.stringify(probe);
+  }
+}
+
+function clearProbe(h: Holder, location: ProbeLocation): void {
+  if (location === 'field') delete h.spec?.livenessProbe;
+  else delete h.annotations?.[PROBE_ANNOTATION];
+}
+
+const where = (l: ProbeLocation): string => (l === 'field' ? 'spec.livenessProbe' : `annotation ${PROBE_ANNOTATION}`);
+const pathOf = (l: ProbeLocation): string =>
+  l === 'field' ? 'spec.livenessProbe' : String(annotationPath(PROBE_ANNOTATION));
+
+/** The first field where the legacy probe and the existing one differ (after defaulting both), if any. */
+function disagreement(legacy: LivenessProbe, existing: unknown): string | undefined {
+  if (!isObject(existing)) return 'the existing probe is not an object';
+  const a = defaultProbe(legacy);
+  const b = defaultProbe(existing) as LivenessProbe;
+  if (b.httpGet === undefined) return 'the existing probe has no httpGet handler';
+  for (const k of ['scheme', 'host', 'port', 'path', 'caBundle'] as const)
+    if (!isDeepStrictEqual(a.httpGet?.[k], b.httpGet[k]))
+      return `httpGet.${k} is ${JSON.stringify(b.httpGet[k])}, the annotation says ${JSON.stringify(a.httpGet?.[k])}`;
+  if (a.timeoutSeconds !== b.timeoutSeconds)
+    return `timeoutSeconds is ${String(b.timeoutSeconds)}, the annotation's probe had ${String(a.timeoutSeconds)}`;
+  return undefined;
+}
+
+/**
+ * Migrates `obj` so that its probe lives in `probeLocation`: a probe in the other location is moved there, and the
+ * legacy annotation is converted and removed once the probe carries all of it. A second run changes nothing.
+ */
+export function migrateCluster(obj: unknown, options: MigrateOptions): MigrationResult {
+  const target = options.probeLocation;
+  const other: ProbeLocation = target === 'field' ? 'annotation' : 'field';
+  if (!isObject(obj)) return { object: structuredClone(obj), patch: [], warnings: [] };
+  const copy = structuredClone(obj);
+  const meta = isObject(copy.metadata) ? copy.metadata : undefined;
+  const h: Holder = {
+    annotations: meta !== undefined && isObject(meta.annotations) ? meta.annotations : undefined,
+    spec: isObject(copy.spec) ? copy.spec : undefined,
+  };
+  const warnings: string[] = [];
+  const errors: FieldError[] = [];
+
+  // 1. A probe in the other location moves here (or goes, when this location already holds the same probe).
+  const misplaced = readProbe(h, other, errors);
+  if (misplaced !== undefined && errors.length === 0) {
+    const current = readProbe(h, target, errors);
+    if (current === undefined) {
+      writeProbe(copy, h, target, misplaced);
+      clearProbe(h, other);
+      warnings.push(`moved the probe from ${where(other)} to ${where(target)}`);
+    } else if (isDeepStrictEqual(defaultProbe(current), defaultProbe(misplaced))) {
+      clearProbe(h, other);
+      warnings.push(`removed ${where(other)}: ${where(target)} holds the same probe`);
+    } else {
+      errors.push(fieldErrors.forbidden(pathOf(other), `disagrees with ${where(target)}; keep one of them`));
+    }
+  }
+
+  // 2. The legacy annotation becomes the probe, and goes only once the probe carries all of it.
+  const legacyRaw = h.annotations?.[LEGACY_ANNOTATION];
+  if (legacyRaw !== undefined && errors.length === 0) {
+    const converted = convertLegacyAnnotation(legacyRaw);
+    errors.push(...converted.errors);
+    if (converted.probe !== undefined) {
+      const current = readProbe(h, target, errors);
+      if (current === undefined) {
+        writeProbe(copy, h, target, converted.probe);
+        delete h.annotations?.[LEGACY_ANNOTATION];
+        warnings.push(
+          `migrated annotation ${LEGACY_ANNOTATION} into ${target === 'field' ? 'spec.livenessProbe.httpGet' : PROBE_ANNOTATION}`,
+        );
+      } else {
+        const why = disagreement(converted.probe, current);
+        if (why === undefined) {
+          delete h.annotations?.[LEGACY_ANNOTATION];
+          warnings.push(`removed annotation ${LEGACY_ANNOTATION}: ${where(target)} already carries it`);
+        } else {
+          errors.push(
+            fieldErrors.forbidden(
+              annotationPath(LEGACY_ANNOTATION),
+              `disagrees with ${where(target)} (${why}); remove the annotation or make them agree`,
+            ),
+          );
+        }
+      }
+    }
+  }
+  if (errors.length > 0) throw new MigrationError(errors);
+  return { object: copy, patch: diffPatch(obj, copy), warnings };
+}

@@ -1,0 +1,134 @@
+// The probe rules JSON Schema cannot say: exactly one handler, port numbers and IANA names, integer-only gRPC
+// ports, header names, hosts (and the deny list), caBundle as PEM, and what a handler needs from the Cluster.
+// Runs on untrusted input after the schema check, so it never assumes a type. Pure: no I/O.
+import { X509Certificate } from 'node:crypto';
+import { HANDLERS } from './constants.js';
+import type { DenyList } from './address-ranges.js';
+import { FieldPath, fieldErrors, type FieldError } from './field-error.js';
+import { isHTTPHeaderName, isValidHost, isValidPortName, isValidPortNum } from './k8s-names.js';
+
+export interface ProbeContext {
+  /** Host of spec.apiEndpoint (probes with no host go there), when the endpoint parses. */
+  apiEndpointHost?: string | undefined;
+  syncMode?: unknown;
+  hasSecretRef: boolean;
+  denyList?: DenyList | undefined;
+}
+
+export interface ProbeRuleResult {
+  errors: FieldError[];
+  warnings: string[];
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function checkPort(port: unknown, path: FieldPath, namesAllowed: boolean): FieldError[] {
+  if (typeof port === 'number') return isValidPortNum(port).map((m) => fieldErrors.invalid(path, port, m));
+  if (typeof port === 'string' && namesAllowed)
+    return isValidPortName(port).map((m) => fieldErrors.invalid(path, port, m));
+  return []; // wrong types are the schema's errors
+}
+
+function checkHost(action: Record<string, unknown>, path: FieldPath, ctx: ProbeContext, errors: FieldError[]): void {
+  const host = action.host;
+  if (host === undefined) {
+    if (ctx.apiEndpointHost === undefined)
+      errors.push(fieldErrors.required(path.child('host'), 'required when spec.apiEndpoint is not set'));
+    else checkDenied(ctx.apiEndpointHost, path.child('host'), ctx, errors, ' (the host of spec.apiEndpoint)');
+    return;
+  }
+  if (typeof host !== 'string') return;
+  const problems = isValidHost(host);
+  for (const m of problems) errors.push(fieldErrors.invalid(path.child('host'), host, m));
+  if (problems.length === 0) checkDenied(host, path.child('host'), ctx, errors, '');
+}
+
+function checkDenied(host: string, path: FieldPath, ctx: ProbeContext, errors: FieldError[], what: string): void {
+  const cidr = ctx.denyList?.match(host);
+  if (cidr !== undefined)
+    errors.push(
+      fieldErrors.forbidden(path, `${host}${what} is in the denied address range ${cidr}; probes may not target it`),
+    );
+}
+
+/** Decodes a base64 PEM bundle; returns the problem, or undefined when every block is a certificate. */
+export function caBundleProblem(caBundle: string): string | undefined {
+  const compact = caBundle.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 !== 0) return 'must be base64-encoded';
+  const pem = Buffer.from(compact, 'base64').toString('utf8');
+  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g);
+  if (blocks === null) return 'must be base64-encoded PEM holding at least one CERTIFICATE block';
+  for (const [i, block] of blocks.entries()) {
+    try {
+      new X509Certificate(block);
+    } catch (err) {
+      return `certificate ${i + 1} of the bundle does not parse: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
+  return undefined;
+}
+
+function checkHttpGet(a: Record<string, unknown>, path: FieldPath, ctx: ProbeContext, out: ProbeRuleResult): void {
+  out.errors.push(...checkPort(a.port, path.child('port'), true));
+  checkHost(a, path, ctx, out.errors);
+  if (typeof a.path === 'string' && !a.path.startsWith('/'))
+    out.errors.push(fieldErrors.invalid(path.child('path'), a.path, "must start with '/'"));
+  if (Array.isArray(a.httpHeaders))
+    for (const h of a.httpHeaders)
+      if (isObject(h) && typeof h.name === 'string')
+        for (const m of isHTTPHeaderName(h.name))
+          out.errors.push(fieldErrors.invalid(path.child('httpHeaders'), h.name, m));
+  const https = a.scheme === 'HTTPS';
+  if (typeof a.caBundle === 'string') {
+    const problem = caBundleProblem(a.caBundle);
+    if (problem !== undefined) out.errors.push(fieldErrors.invalidOmitted(path.child('caBundle'), problem));
+    if (a.insecureSkipTLSVerify === true)
+      out.errors.push(
+        fieldErrors.forbidden(path.child('insecureSkipTLSVerify'), 'may not be set together with caBundle'),
+      );
+    if (!https) out.warnings.push(`${String(path)}.caBundle is ignored: scheme is not HTTPS`);
+  }
+  if (a.insecureSkipTLSVerify === true && https)
+    out.warnings.push(`${String(path)}.insecureSkipTLSVerify: the server's certificate is not verified`);
+}
+
+function checkApiServer(a: Record<string, unknown>, path: FieldPath, ctx: ProbeContext, out: ProbeRuleResult): void {
+  if (typeof a.path === 'string' && !a.path.startsWith('/'))
+    out.errors.push(fieldErrors.invalid(path.child('path'), a.path, "must start with '/'"));
+  if (ctx.apiEndpointHost === undefined)
+    out.errors.push(fieldErrors.required(FieldPath.root('spec').child('apiEndpoint'), `required by ${String(path)}`));
+  else checkDenied(ctx.apiEndpointHost, FieldPath.root('spec').child('apiEndpoint'), ctx, out.errors, '');
+  if (ctx.syncMode === 'Push' && !ctx.hasSecretRef)
+    out.errors.push(
+      fieldErrors.required(
+        FieldPath.root('spec').child('secretRef'),
+        `required by ${String(path)} for a Push cluster: the probe uses its token and caBundle`,
+      ),
+    );
+}
+
+/** Checks one probe (already schema-valid in shape or not) at `path`. */
+export function probeRules(probe: unknown, path: FieldPath, ctx: ProbeContext): ProbeRuleResult {
+  const out: ProbeRuleResult = { errors: [], warnings: [] };
+  if (!isObject(probe)) return out;
+  const present = HANDLERS.filter((h) => probe[h] !== undefined && probe[h] !== null);
+  if (present.length === 0) out.errors.push(fieldErrors.required(path, 'must specify a handler type'));
+  for (const extra of present.slice(1))
+    out.errors.push(fieldErrors.forbidden(path.child(extra), 'may not specify more than 1 handler type'));
+
+  const httpGet = probe.httpGet;
+  if (isObject(httpGet)) checkHttpGet(httpGet, path.child('httpGet'), ctx, out);
+  const tcp = probe.tcpSocket;
+  if (isObject(tcp)) {
+    out.errors.push(...checkPort(tcp.port, path.child('tcpSocket', 'port'), true));
+    checkHost(tcp, path.child('tcpSocket'), ctx, out.errors);
+  }
+  const grpc = probe.grpc;
+  if (isObject(grpc)) {
+    out.errors.push(...checkPort(grpc.port, path.child('grpc', 'port'), false));
+    checkHost(grpc, path.child('grpc'), ctx, out.errors);
+  }
+  const api = probe.apiServer;
+  if (isObject(api)) checkApiServer(api, path.child('apiServer'), ctx, out);
+  return out;
+}

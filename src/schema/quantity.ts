@@ -1,0 +1,43 @@
+// Kubernetes resource quantities ("500m", "2Gi", "1e3"), parsed exactly enough to compare them.
+// Pure. Values are kept as BigInt nano-units so that MaxInt64 and milli-CPU compare without rounding.
+
+const QUANTITY = /^([+-]?[0-9.]+)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?[0-9]+)?$/;
+const BINARY: Record<string, bigint> = {
+  Ki: 1n << 10n,
+  Mi: 1n << 20n,
+  Gi: 1n << 30n,
+  Ti: 1n << 40n,
+  Pi: 1n << 50n,
+  Ei: 1n << 60n,
+};
+const DECIMAL_EXP: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
+
+export const QUANTITY_ERROR =
+  "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+
+/** The quantity in nano-units, or undefined when it is not a quantity. */
+export function parseQuantity(value: unknown): bigint | undefined {
+  if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) * 1_000_000_000n : undefined;
+  if (typeof value !== 'string') return undefined;
+  const m = QUANTITY.exec(value);
+  if (m === null) return undefined;
+  const num = m[1] ?? '';
+  const suffix = m[2] ?? '';
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)$/.test(num)) return undefined;
+  const negative = num.startsWith('-');
+  const [intPart = '0', frac = ''] = num.replace(/^[+-]/, '').split('.');
+  // digits * 10^(exp - frac.length) nano-units
+  const digits = BigInt((intPart || '0') + frac);
+  let exp = -frac.length + 9;
+  let mult = 1n;
+  if (suffix in BINARY) mult = BINARY[suffix] ?? 1n;
+  else if (/^[eE]/.test(suffix)) exp += Number(suffix.slice(1));
+  else exp += DECIMAL_EXP[suffix] ?? 0;
+  let v = digits * mult;
+  if (exp >= 0) v *= 10n ** BigInt(exp);
+  else v /= 10n ** BigInt(-exp);
+  return negative ? -v : v;
+}
+
+/** Go's math.MaxInt64, the upper bound Karmada requires of the last resource model. */
+export const MAX_INT64_NANO = 9223372036854775807n * 1_000_000_000n;

@@ -1,0 +1,170 @@
+// validateCluster: the schema (ajv, compiled once) plus Karmada's and the probe's rules, every error at once, as
+// apiserver field errors; and validateProbe for a probe on its own. Never throws, whatever it is given.
+// Pure: no I/O.
+import { parseDenyList, type DenyList } from './address-ranges.js';
+import { rawValidators, schemaErrors } from './ajv-validators.js';
+import { clusterRules } from './cluster-rules.js';
+import { API_VERSION, KIND, LEGACY_ANNOTATION, PROBE_ANNOTATION, type ProbeLocation } from './constants.js';
+import { FieldPath, fieldErrors, rebase, type FieldError } from './field-error.js';
+import { annotationPath, convertLegacyAnnotation, parseAnnotationJson } from './legacy-annotation.js';
+import { migrateCluster, MigrationError } from './migrate.js';
+import { probeRules, type ProbeContext } from './probe-rules.js';
+
+export interface ValidateOptions {
+  /** Where this installation keeps the probe (default `field`). */
+  probeLocation?: ProbeLocation;
+  /** CIDRs that probe hosts may not fall in (literal IPs are checked here; resolved ones by the probe engine). */
+  denyHosts?: readonly string[];
+}
+
+export interface ValidationResult {
+  valid: boolean;
+  errors: FieldError[];
+  warnings: string[];
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+const denyListCache = new Map<string, DenyList>();
+function denyListFor(cidrs: readonly string[] | undefined): DenyList | undefined {
+  if (cidrs === undefined || cidrs.length === 0) return undefined;
+  const key = cidrs.join(',');
+  let list = denyListCache.get(key);
+  if (list === undefined) {
+    list = parseDenyList(cidrs);
+    if (denyListCache.size > 16) denyListCache.clear();
+    denyListCache.set(key, list);
+  }
+  return list;
+}
+
+function jsonType(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
+}
+
+function validateAnnotationProbe(raw: unknown, ctx: ProbeContext, errors: FieldError[], warnings: string[]): void {
+  const parsed = parseAnnotationJson(raw, PROBE_ANNOTATION);
+  if (parsed.error !== undefined) {
+    errors.push(parsed.error);
+    return;
+  }
+  const base = annotationPath(PROBE_ANNOTATION);
+  const schema = schemaErrors(rawValidators.livenessProbe, parsed.value, base);
+  errors.push(...schema);
+  const rules = probeRules(parsed.value, FieldPath.root('probe'), ctx);
+  // Rules about the probe itself are reported under the annotation; rules about the Cluster keep their own paths.
+  errors.push(
+    ...rules.errors.filter((e) => !e.field.startsWith('probe')),
+    ...rebase(
+      rules.errors.filter((e) => e.field.startsWith('probe')),
+      String(base),
+      'probe',
+    ),
+  );
+  warnings.push(...rules.warnings.map((w) => w.replace(/^probe/, String(base))));
+}
+
+/** Validates a Cluster: returns every error at once, in the apiserver's wording, plus warnings. Never throws. */
+export function validateCluster(obj: unknown, options: ValidateOptions = {}): ValidationResult {
+  const location = options.probeLocation ?? 'field';
+  const errors: FieldError[] = [];
+  const warnings: string[] = [];
+  if (!isObject(obj)) {
+    errors.push(
+      fieldErrors.typeInvalid('', jsonType(obj), `body must be of type object: ${JSON.stringify(jsonType(obj))}`),
+    );
+    return { valid: false, errors, warnings };
+  }
+  let denyList: DenyList | undefined;
+  try {
+    denyList = denyListFor(options.denyHosts);
+  } catch (err) {
+    errors.push(
+      fieldErrors.invalid('options.denyHosts', options.denyHosts, err instanceof Error ? err.message : String(err)),
+    );
+  }
+  if (obj.apiVersion !== undefined && obj.apiVersion !== API_VERSION)
+    errors.push(fieldErrors.notSupported('apiVersion', obj.apiVersion, [API_VERSION]));
+  if (obj.kind !== undefined && obj.kind !== KIND) errors.push(fieldErrors.notSupported('kind', obj.kind, [KIND]));
+
+  errors.push(...schemaErrors(rawValidators.cluster, obj, FieldPath.root('')));
+  const cluster = clusterRules(obj);
+  errors.push(...cluster.errors);
+  warnings.push(...cluster.warnings);
+
+  const spec = isObject(obj.spec) ? obj.spec : {};
+  const meta = isObject(obj.metadata) ? obj.metadata : {};
+  const annotations = isObject(meta.annotations) ? meta.annotations : {};
+  const ctx: ProbeContext = {
+    apiEndpointHost: cluster.apiEndpointHost,
+    syncMode: spec.syncMode,
+    hasSecretRef: isObject(spec.secretRef),
+    denyList,
+  };
+
+  if (spec.livenessProbe !== undefined) {
+    const rules = probeRules(spec.livenessProbe, FieldPath.root('spec').child('livenessProbe'), ctx);
+    errors.push(...rules.errors);
+    warnings.push(...rules.warnings);
+  }
+  if (annotations[PROBE_ANNOTATION] !== undefined)
+    validateAnnotationProbe(annotations[PROBE_ANNOTATION], ctx, errors, warnings);
+
+  // The probe belongs in one place; in the other it would be dropped (field) or ignored (annotation).
+  if (location === 'annotation' && spec.livenessProbe !== undefined)
+    errors.push(
+      fieldErrors.forbidden(
+        'spec.livenessProbe',
+        `this installation keeps the probe in annotation ${PROBE_ANNOTATION} (--probe-location=annotation); move it there or run \`cluster-probe migrate --probe-location annotation\``,
+      ),
+    );
+  else if (location === 'field' && annotations[PROBE_ANNOTATION] !== undefined && spec.livenessProbe !== undefined)
+    errors.push(
+      fieldErrors.forbidden(
+        annotationPath(PROBE_ANNOTATION),
+        'may not be set together with spec.livenessProbe; keep one of them',
+      ),
+    );
+
+  if (annotations[LEGACY_ANNOTATION] !== undefined) {
+    const legacy = convertLegacyAnnotation(annotations[LEGACY_ANNOTATION]);
+    errors.push(...legacy.errors);
+    if (legacy.errors.length === 0) {
+      try {
+        migrateCluster(obj, { probeLocation: location });
+        warnings.push(
+          `annotation ${LEGACY_ANNOTATION} is deprecated; run \`cluster-probe migrate\` to move it into the probe`,
+        );
+      } catch (err) {
+        if (!(err instanceof MigrationError)) throw err;
+        const known = new Set(errors.map((e) => e.message));
+        errors.push(...err.errors.filter((e) => !known.has(e.message)));
+      }
+    }
+  }
+  return { valid: errors.length === 0, errors, warnings };
+}
+
+/** Validates a probe on its own (as in the liveness-probe annotation), with paths relative to `base`. */
+export function validateProbe(
+  probe: unknown,
+  options: ValidateOptions & { apiEndpoint?: string; base?: string } = {},
+): ValidationResult {
+  const base = options.base ?? 'livenessProbe';
+  const errors = schemaErrors(rawValidators.livenessProbe, probe, FieldPath.root(base));
+  let host: string | undefined;
+  if (options.apiEndpoint !== undefined) {
+    try {
+      host = new URL(options.apiEndpoint).hostname.replace(/^\[|\]$/g, '');
+    } catch {
+      host = undefined;
+    }
+  }
+  const rules = probeRules(probe, FieldPath.root(base), {
+    apiEndpointHost: host,
+    hasSecretRef: true,
+    denyList: denyListFor(options.denyHosts),
+  });
+  errors.push(...rules.errors);
+  return { valid: errors.length === 0, errors, warnings: rules.warnings };
+}
