@@ -1,0 +1,206 @@
+// AdmissionReview types (admission.k8s.io v1 and v1beta1) and the decoding of a raw HTTP body into a review.
+// Pure: no express, no sockets. The HTTP shell maps a `ReviewRejection` to its status code and answers a review in kind.
+
+export const ADMISSION_V1 = 'admission.k8s.io/v1';
+export const ADMISSION_V1BETA1 = 'admission.k8s.io/v1beta1';
+export type AdmissionApiVersion = typeof ADMISSION_V1 | typeof ADMISSION_V1BETA1;
+
+export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+
+export interface GroupVersionKind {
+  group: string;
+  version: string;
+  kind: string;
+}
+
+export interface GroupVersionResource {
+  group: string;
+  version: string;
+  resource: string;
+}
+
+export interface AdmissionRequest {
+  uid: string;
+  kind?: GroupVersionKind;
+  resource?: GroupVersionResource;
+  subResource?: string;
+  requestKind?: GroupVersionKind;
+  requestResource?: GroupVersionResource;
+  name?: string;
+  namespace?: string;
+  operation?: string;
+  userInfo?: Record<string, unknown>;
+  object?: unknown;
+  oldObject?: unknown;
+  dryRun?: boolean;
+  options?: unknown;
+}
+
+export interface StatusCause {
+  reason: string;
+  message: string;
+  field: string;
+}
+
+export interface StatusDetails {
+  name: string;
+  group: string;
+  kind: string;
+  causes: StatusCause[];
+}
+
+/** metav1.Status as the apiserver shows it to kubectl. */
+export interface Status {
+  code: number;
+  reason?: string;
+  message: string;
+  details?: StatusDetails;
+  status?: 'Failure' | 'Success';
+  metadata?: Record<string, never>;
+}
+
+export interface AdmissionResponse {
+  uid: string;
+  allowed: boolean;
+  status?: Status;
+  patch?: string;
+  patchType?: 'JSONPatch';
+  warnings?: string[];
+}
+
+export interface AdmissionReview {
+  apiVersion: AdmissionApiVersion;
+  kind: 'AdmissionReview';
+  request?: AdmissionRequest;
+  response?: AdmissionResponse;
+}
+
+/** A review whose request is known to be present (what the handlers receive). */
+export interface AdmissionReviewRequest extends AdmissionReview {
+  request: AdmissionRequest;
+}
+
+/** Why a body is not a review we can answer; `code` is the HTTP status to send. */
+export interface ReviewRejection {
+  code: 400 | 413 | 415;
+  reason: 'BadRequest' | 'RequestEntityTooLarge' | 'UnsupportedMediaType';
+  message: string;
+}
+
+/** The most bytes of review we accept; the apiserver itself caps objects at 3 MiB. */
+export const MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** True for `application/json`, with or without parameters such as `charset=utf-8`. */
+export function isJsonContentType(contentType: string | undefined): boolean {
+  if (!contentType) return false;
+  const media = contentType.split(';', 1)[0]?.trim().toLowerCase();
+  return media === 'application/json';
+}
+
+function isGvk(value: unknown): value is GroupVersionKind {
+  return (
+    isRecord(value) &&
+    (value.group === undefined || typeof value.group === 'string') &&
+    typeof value.version === 'string' &&
+    typeof value.kind === 'string'
+  );
+}
+
+/**
+ * Checks that a parsed body is an AdmissionReview with a request that carries a uid.
+ * Returns the review, or a rejection naming what is wrong.
+ */
+export function decodeReview(body: unknown): AdmissionReviewRequest | ReviewRejection {
+  const bad = (message: string): ReviewRejection => ({ code: 400, reason: 'BadRequest', message });
+  if (!isRecord(body)) return bad('body must be a JSON object holding an AdmissionReview');
+  if (body.kind !== 'AdmissionReview') {
+    return bad(`kind must be "AdmissionReview", got ${JSON.stringify(body.kind ?? null)}`);
+  }
+  if (body.apiVersion !== ADMISSION_V1 && body.apiVersion !== ADMISSION_V1BETA1) {
+    return bad(
+      `apiVersion must be "${ADMISSION_V1}" or "${ADMISSION_V1BETA1}", got ${JSON.stringify(body.apiVersion ?? null)}`,
+    );
+  }
+  const request = body.request;
+  if (!isRecord(request)) return bad('AdmissionReview has no request');
+  if (typeof request.uid !== 'string' || request.uid === '') {
+    return bad('AdmissionReview request.uid is required');
+  }
+  if (request.kind !== undefined && !isGvk(request.kind)) {
+    return bad('AdmissionReview request.kind must be {group, version, kind}');
+  }
+  if (request.operation !== undefined && typeof request.operation !== 'string') {
+    return bad('AdmissionReview request.operation must be a string');
+  }
+  if (request.name !== undefined && typeof request.name !== 'string') {
+    return bad('AdmissionReview request.name must be a string');
+  }
+  return {
+    apiVersion: body.apiVersion,
+    kind: 'AdmissionReview',
+    request: request as unknown as AdmissionRequest,
+  };
+}
+
+export function isRejection(value: AdmissionReviewRequest | ReviewRejection): value is ReviewRejection {
+  return 'code' in value;
+}
+
+/** Parses and decodes a raw body after the Content-Type check; never throws. */
+export function parseReview(
+  contentType: string | undefined,
+  body: Buffer | string,
+): AdmissionReviewRequest | ReviewRejection {
+  if (!isJsonContentType(contentType)) {
+    return {
+      code: 415,
+      reason: 'UnsupportedMediaType',
+      message: `Content-Type must be application/json, got ${JSON.stringify(contentType ?? '')}`,
+    };
+  }
+  const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  if (length > MAX_BODY_BYTES) {
+    return {
+      code: 413,
+      reason: 'RequestEntityTooLarge',
+      message: `body of ${length} bytes is over the limit of ${MAX_BODY_BYTES} bytes`,
+    };
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(typeof body === 'string' ? body : body.toString('utf8'));
+  } catch (err) {
+    return {
+      code: 400,
+      reason: 'BadRequest',
+      message: `body is not JSON: ${err instanceof Error ? err.message : String(err)}`,
+    };
+  }
+  return decodeReview(parsed);
+}
+
+/** The answer to a review, in the review's own apiVersion, echoing its uid. */
+export function answer(review: AdmissionReviewRequest, response: Omit<AdmissionResponse, 'uid'>): AdmissionReview {
+  return {
+    apiVersion: review.apiVersion,
+    kind: 'AdmissionReview',
+    response: { uid: review.request.uid, ...response },
+  };
+}
+
+/** metav1.Status for a body that is not a review we can answer (sent with the matching HTTP status). */
+export function rejectionStatus(rejection: ReviewRejection): Record<string, unknown> {
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: rejection.message,
+    reason: rejection.reason,
+    code: rejection.code,
+  };
+}

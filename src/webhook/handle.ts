@@ -1,0 +1,61 @@
+// The whole admission pipeline short of the socket: Content-Type, size, JSON, review shape, handler, fallback.
+// Pure and synchronous, so the express app and the fuzz tests share one path; it returns, it never throws.
+import {
+  parseReview,
+  isRejection,
+  rejectionStatus,
+  answer,
+  type AdmissionReview,
+  type AdmissionReviewRequest,
+} from './admission.js';
+import { requestName, truncateWarning } from './cluster-request.js';
+import { mutate } from './mutate.js';
+import { validate } from './validate.js';
+import type { WebhookName } from './metrics.js';
+import type { WebhookOptions } from './options.js';
+
+export interface HandledReview {
+  /** HTTP status to send: 200 for every answered review, 4xx for a body that is not one. */
+  code: 200 | 400 | 413 | 415;
+  /** The JSON body: an AdmissionReview, or a metav1.Status for a 4xx. */
+  body: AdmissionReview | Record<string, unknown>;
+  /** The decoded review (absent for a 4xx). */
+  review?: AdmissionReviewRequest;
+  /** The answer (absent for a 4xx). */
+  answer?: AdmissionReview;
+  /** A handler failure that the fallback answer covered; the caller logs it. */
+  error?: unknown;
+}
+
+/**
+ * Runs a webhook over a raw body. A handler that throws (a bug, or input the schema library chokes on) is answered,
+ * not crashed on: the mutating webhook admits unchanged (validation still runs after it), the validating webhook
+ * denies with 400 (fail closed, as `failurePolicy: Fail` would).
+ */
+export function handleReview(
+  webhook: WebhookName,
+  contentType: string | undefined,
+  body: Buffer | string,
+  options: WebhookOptions,
+): HandledReview {
+  const decoded = parseReview(contentType, body);
+  if (isRejection(decoded)) return { code: decoded.code, body: rejectionStatus(decoded) };
+  try {
+    const result = webhook === 'mutate' ? mutate(decoded, options) : validate(decoded, options);
+    return { code: 200, body: result, review: decoded, answer: result };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const name = requestName(decoded.request);
+    const result =
+      webhook === 'mutate'
+        ? answer(decoded, {
+            allowed: true,
+            warnings: [truncateWarning(`cluster-probe webhook could not default Cluster "${name}": ${reason}`)],
+          })
+        : answer(decoded, {
+            allowed: false,
+            status: { code: 400, reason: 'BadRequest', message: `Cluster "${name}" could not be validated: ${reason}` },
+          });
+    return { code: 200, body: result, review: decoded, answer: result, error };
+  }
+}

@@ -1,0 +1,141 @@
+// The HTTPS shell around the express app: TLS 1.2+, the serving pair hot-reloaded from the certificate directory,
+// and a graceful stop (not ready, connections told to close, listener closed, in-flight requests finished).
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { CertificateReloader } from '../certs/index.js';
+import { createApp } from './app.js';
+import { createMetrics, type WebhookMetrics } from './metrics.js';
+import type { WebhookOptions } from './options.js';
+
+export interface WebhookServerOptions extends WebhookOptions {
+  certDir: string;
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  logger: Logger;
+  metrics?: WebhookMetrics;
+  /** Certificate poll period (the directory is also watched). Default 10 s. */
+  certPollIntervalMs?: number;
+  /**
+   * After SIGTERM, how long to keep serving (not ready, every answer closing its connection) before closing the
+   * listener, so the endpoint is removed from the Service before connections are refused. Default 2 s.
+   */
+  shutdownDelayMs?: number;
+  /** The most time in-flight requests get after the listener closes. Default 20 s. */
+  shutdownTimeoutMs?: number;
+}
+
+export class WebhookServer {
+  readonly metrics: WebhookMetrics;
+  private readonly server: https.Server;
+  private readonly reloader: CertificateReloader;
+  private draining = false;
+  private stopping: Promise<void> | undefined;
+
+  constructor(private readonly options: WebhookServerOptions) {
+    this.metrics = options.metrics ?? createMetrics();
+    const app = createApp({
+      probeLocation: options.probeLocation,
+      denyHosts: options.denyHosts,
+      logger: options.logger,
+      metrics: this.metrics,
+      isReady: () => this.reloader.loaded,
+      isDraining: () => this.draining,
+    });
+    // No pair yet: handshakes fail until the reloader applies one, which is what "not ready" looks like on the wire.
+    this.server = https.createServer({ minVersion: 'TLSv1.2' }, app);
+    this.server.keepAliveTimeout = 30_000;
+    this.server.headersTimeout = 35_000;
+    this.server.requestTimeout = 30_000;
+    this.server.on('tlsClientError', (err) => {
+      options.logger.debug({ err: err.message }, 'TLS handshake failed');
+    });
+    this.reloader = new CertificateReloader({
+      dir: options.certDir,
+      logger: options.logger,
+      pollIntervalMs: options.certPollIntervalMs ?? 10_000,
+      apply: (pair) => this.server.setSecureContext({ cert: pair.cert, key: pair.key, minVersion: 'TLSv1.2' }),
+      onResult: (result) => {
+        if (result === 'loaded' || result === 'rejected') this.metrics.certificateReloads.inc({ result });
+      },
+    });
+  }
+
+  get ready(): boolean {
+    return this.reloader.loaded && !this.draining;
+  }
+
+  /** The bound port (after `start`). */
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  get url(): string {
+    const host = this.options.host.includes(':') ? `[${this.options.host}]` : this.options.host;
+    return `https://${host}:${this.port}`;
+  }
+
+  /** Loads the certificate (waiting is fine: the reloader keeps trying), then listens. */
+  async start(): Promise<void> {
+    await this.reloader.start();
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.options.port, this.options.host, () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+    this.options.logger.info(
+      {
+        url: this.url,
+        certDir: this.options.certDir,
+        probeLocation: this.options.probeLocation,
+        denyCidrs: this.options.denyHosts,
+        ready: this.reloader.loaded,
+      },
+      'webhook listening',
+    );
+  }
+
+  /** Forces a certificate re-read now (the watch and the poll do it by themselves). */
+  reloadCertificates(): Promise<string> {
+    return this.reloader.reload();
+  }
+
+  /**
+   * Stops gracefully: readiness fails and every answer carries `Connection: close` for `shutdownDelayMs`, then the
+   * listener closes and idle connections go; resolves when in-flight requests are done (or after the timeout).
+   */
+  shutdown(): Promise<void> {
+    this.stopping ??= this.stop();
+    return this.stopping;
+  }
+
+  private async stop(): Promise<void> {
+    const { logger } = this.options;
+    const delay = this.options.shutdownDelayMs ?? 2000;
+    this.draining = true;
+    logger.info({ delayMs: delay }, 'shutting down: not ready; draining connections');
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+    this.reloader.stop();
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeIdleConnections();
+    const timeoutMs = this.options.shutdownTimeoutMs ?? 20_000;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    });
+    // Connections that finish a request while closing go idle; close those as they appear.
+    const sweeper = setInterval(() => this.server.closeIdleConnections(), 100);
+    const outcome = await Promise.race([closed.then(() => 'closed' as const), timedOut]);
+    clearInterval(sweeper);
+    if (timer) clearTimeout(timer);
+    if (outcome === 'timeout') {
+      logger.warn({ timeoutMs }, 'in-flight requests did not finish in time; closing their connections');
+      this.server.closeAllConnections();
+      await closed;
+    }
+    logger.info('webhook stopped');
+  }
+}
