@@ -1,0 +1,138 @@
+// The apiServer handler against an HTTPS member-apiserver stand-in: /readyz, Ready node and pod minimums counted over
+// paginated lists (stopping once met), the bearer token, the CA, and configuration errors.
+import { expect } from 'chai';
+import { runProbe, type ApiServerAction, type ProbeContext } from '../../../src/probe/index.js';
+import { testPki, type TestPki } from './certs.js';
+import { startMemberApiserver, type StandIn } from './member-apiserver.js';
+
+const TOKEN = 'test-token-not-a-secret';
+
+describe('apiServer probe against a member apiserver stand-in', function () {
+  this.timeout(10_000);
+  let pki: TestPki;
+  let api: StandIn;
+
+  before(async () => {
+    pki = await testPki();
+    api = await startMemberApiserver({ key: pki.server.key, cert: pki.server.cert, token: TOKEN, pageCap: 2 });
+  });
+  after(() => api.close());
+
+  beforeEach(() => {
+    api.readyzStatus = 200;
+    api.requests.length = 0;
+    api.nodes = [
+      { name: 'n1', ready: true },
+      { name: 'n2', ready: false },
+      { name: 'n3', ready: true },
+      { name: 'n4', ready: false },
+      { name: 'n5', ready: true },
+    ];
+    api.pods = [
+      { name: 'a', namespace: 'default', phase: 'Running', ready: true },
+      { name: 'b', namespace: 'kube-system', phase: 'Running', ready: true, hostNetwork: true },
+      { name: 'c', namespace: 'default', phase: 'Running', ready: false },
+      { name: 'd', namespace: 'default', phase: 'Pending', ready: false },
+      { name: 'e', namespace: 'apps', phase: 'Running', ready: true },
+      { name: 'f', namespace: 'apps', phase: 'Succeeded', ready: false },
+      { name: 'g', namespace: 'apps', phase: 'Running', ready: true },
+    ];
+  });
+
+  const ctx = (over: Partial<ProbeContext> = {}): ProbeContext => ({
+    apiEndpoint: api.url,
+    credentials: { token: TOKEN, caBundlePem: pki.caPem },
+    ...over,
+  });
+  const probe = (apiServer: ApiServerAction, c: ProbeContext = ctx()) => runProbe({ apiServer, timeoutSeconds: 2 }, c);
+
+  it('passes on /readyz alone by default', async () => {
+    const res = await probe({});
+    expect(res.result).to.equal('success');
+    expect(api.requests).to.deep.equal(['/readyz']);
+  });
+
+  it('fails when /readyz fails, without its body', async () => {
+    api.readyzStatus = 500;
+    const res = await probe({});
+    expect(res).to.include({ result: 'failure', message: 'GET /readyz failed with statuscode: 500' });
+    expect(res.message).not.to.contain('etcd');
+  });
+
+  it('uses the configured path', async () => {
+    await probe({ path: '/livez' });
+    expect(api.requests).to.deep.equal(['/livez']);
+  });
+
+  it('passes when enough nodes are Ready, counting across pages', async () => {
+    const res = await probe({ minReadyNodes: 3 });
+    expect(res.result).to.equal('success');
+    expect(res.message).to.contain('at least 3 Ready nodes');
+    expect(api.requests).to.deep.equal([
+      '/readyz',
+      '/api/v1/nodes?limit=500',
+      '/api/v1/nodes?limit=500&continue=2',
+      '/api/v1/nodes?limit=500&continue=4',
+    ]);
+  });
+
+  it('stops listing as soon as the minimum is met', async () => {
+    await probe({ minReadyNodes: 1 });
+    expect(api.requests).to.deep.equal(['/readyz', '/api/v1/nodes?limit=500']);
+  });
+
+  it('fails when too few nodes are Ready, although /readyz is fine', async () => {
+    const res = await probe({ minReadyNodes: 4 });
+    expect(res).to.include({ result: 'failure', message: '3 Ready nodes, fewer than the 4 required (minReadyNodes)' });
+  });
+
+  it('fails when every node is NotReady', async () => {
+    for (const n of api.nodes) n.ready = false;
+    const res = await probe({ minReadyNodes: 1 });
+    expect(res.result).to.equal('failure');
+    expect(res.message).to.match(/^0 Ready nodes/);
+  });
+
+  it('counts only Running, Ready, non-hostNetwork pods in all namespaces', async () => {
+    expect((await probe({ minReadyPods: 3 })).result).to.equal('success');
+    const res = await probe({ minReadyPods: 4 });
+    expect(res).to.include({
+      result: 'failure',
+      message: '3 Ready non-hostNetwork pods, fewer than the 4 required (minReadyPods)',
+    });
+    expect(api.requests.filter((r) => r.startsWith('/api/v1/pods'))[0]).to.equal(
+      '/api/v1/pods?limit=500&fieldSelector=status.phase%3DRunning',
+    );
+  });
+
+  it('checks nodes and pods together', async () => {
+    expect((await probe({ minReadyNodes: 2, minReadyPods: 2 })).result).to.equal('success');
+  });
+
+  it('fails when the token is refused', async () => {
+    const res = await probe({ minReadyNodes: 1 }, ctx({ credentials: { token: 'wrong', caBundlePem: pki.caPem } }));
+    expect(res).to.include({ result: 'failure', message: 'listing nodes failed with statuscode: 401' });
+  });
+
+  it('fails when the apiserver certificate is not from the given CA', async () => {
+    const res = await probe({}, ctx({ credentials: { token: TOKEN, caBundlePem: pki.otherCaPem } }));
+    expect(res.result).to.equal('failure');
+    expect(res.message).to.contain('certificate signed by unknown authority');
+  });
+
+  it("honours the Cluster's insecureSkipTLSVerification", async () => {
+    const res = await probe({}, ctx({ credentials: { token: TOKEN }, insecureSkipTLSVerify: true }));
+    expect(res.result).to.equal('success');
+  });
+
+  it('is a configuration error without an apiEndpoint, or with a CA that is not PEM', async () => {
+    expect((await probe({}, { credentials: { token: TOKEN } })).result).to.equal('error');
+    const bad = await probe({}, ctx({ credentials: { token: TOKEN, caBundlePem: 'not pem' } }));
+    expect(bad.result).to.equal('error');
+  });
+
+  it('never puts the token in a message', async () => {
+    const res = await probe({ minReadyNodes: 100 });
+    expect(JSON.stringify(res)).not.to.contain(TOKEN);
+  });
+});
