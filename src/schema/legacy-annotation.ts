@@ -97,7 +97,7 @@ export function convertLegacyAnnotation(raw: unknown): LegacyConversion {
   } else {
     errors.push(fieldErrors.required(base, 'must name a service or a url'));
   }
-  if (typeof value.caBundle === 'string') {
+  if (typeof value.caBundle === 'string' && value.caBundle !== '') {
     const problem = caBundleProblem(value.caBundle);
     if (problem !== undefined) errors.push(fieldErrors.invalidOmitted(base.child('caBundle'), problem));
     else if (httpGet !== undefined) httpGet.caBundle = value.caBundle;

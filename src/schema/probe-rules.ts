@@ -23,7 +23,8 @@ export interface ProbeRuleResult {
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function checkPort(port: unknown, path: FieldPath, namesAllowed: boolean): FieldError[] {
-  if (typeof port === 'number') return isValidPortNum(port).map((m) => fieldErrors.invalid(path, port, m));
+  if (typeof port === 'number' && Number.isInteger(port))
+    return isValidPortNum(port).map((m) => fieldErrors.invalid(path, port, m));
   if (typeof port === 'string' && namesAllowed)
     return isValidPortName(port).map((m) => fieldErrors.invalid(path, port, m));
   return []; // wrong types are the schema's errors
@@ -61,8 +62,8 @@ export function caBundleProblem(caBundle: string): string | undefined {
   for (const [i, block] of blocks.entries()) {
     try {
       new X509Certificate(block);
-    } catch (err) {
-      return `certificate ${i + 1} of the bundle does not parse: ${err instanceof Error ? err.message : String(err)}`;
+    } catch {
+      return `certificate ${i + 1} of the bundle is not a valid X.509 certificate`;
     }
   }
   return undefined;
@@ -79,7 +80,7 @@ function checkHttpGet(a: Record<string, unknown>, path: FieldPath, ctx: ProbeCon
         for (const m of isHTTPHeaderName(h.name))
           out.errors.push(fieldErrors.invalid(path.child('httpHeaders'), h.name, m));
   const https = a.scheme === 'HTTPS';
-  if (typeof a.caBundle === 'string') {
+  if (typeof a.caBundle === 'string' && a.caBundle !== '') {
     const problem = caBundleProblem(a.caBundle);
     if (problem !== undefined) out.errors.push(fieldErrors.invalidOmitted(path.child('caBundle'), problem));
     if (a.insecureSkipTLSVerify === true)
