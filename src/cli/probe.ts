@@ -1,12 +1,210 @@
-// `cluster-probe probe`: not built yet (see the open issues).
+// `cluster-probe probe`: runs a Cluster's liveness probe (or an httpGet of a URL) once, now, and reports it as text or
+// JSON; exit 0 success, 1 failure, 2 configuration or usage error. Uses src/probe only, no Kubernetes client.
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { parseAllDocuments } from 'yaml';
+import { runProbe, type LivenessProbe, type ProbeContext, type ProbeResult } from '../probe/index.js';
+
+export const LIVENESS_PROBE_ANNOTATION = 'cluster.karmada.io/liveness-probe';
+
+export interface ProbeCommandOptions {
+  file?: string;
+  url?: string;
+  timeout?: string;
+  output?: string;
+  insecureSkipTlsVerify?: boolean;
+  tokenFile?: string;
+  caFile?: string;
+}
+
+export interface Io {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  readFile: (path: string) => string;
+}
+
+const defaultIo: Io = {
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+  readFile: (p) => readFileSync(p === '-' ? 0 : p, 'utf8'),
+};
+
+class UsageError extends Error {}
+
+interface Loaded {
+  probe: LivenessProbe;
+  ctx: ProbeContext;
+  cluster?: string;
+  source: string;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function fromUrl(text: string): Loaded {
+  let u: URL;
+  try {
+    u = new URL(text);
+  } catch {
+    throw new UsageError(`--url: "${text}" is not a URL; use e.g. https://10.0.0.1:6443/readyz`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new UsageError(`--url: scheme "${u.protocol.replace(':', '')}" is not supported; use http or https`);
+  const https = u.protocol === 'https:';
+  return {
+    probe: {
+      httpGet: {
+        scheme: https ? 'HTTPS' : 'HTTP',
+        host: u.hostname.replace(/^\[|\]$/g, ''),
+        port: u.port !== '' ? Number(u.port) : https ? 443 : 80,
+        path: `${u.pathname}${u.search}`,
+      },
+    },
+    ctx: {},
+    source: u.href,
+  };
+}
+
+function fromCluster(path: string, io: Io): Loaded {
+  let text: string;
+  try {
+    text = io.readFile(path);
+  } catch (e) {
+    throw new UsageError(`${path}: cannot read: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const docs = parseAllDocuments(text);
+  const objects: Obj[] = [];
+  for (const doc of Array.isArray(docs) ? docs : [docs]) {
+    if (doc.errors.length > 0) throw new UsageError(`${path}: not valid YAML: ${doc.errors[0]?.message ?? ''}`);
+    const value: unknown = doc.toJS();
+    if (isObj(value)) objects.push(value);
+  }
+  const cluster = objects.find((o) => o.kind === 'Cluster') ?? objects[0];
+  if (cluster === undefined) throw new UsageError(`${path}: no Cluster object found`);
+  const metadata = isObj(cluster.metadata) ? cluster.metadata : {};
+  const name = typeof metadata.name === 'string' ? metadata.name : undefined;
+  const spec = isObj(cluster.spec) ? cluster.spec : {};
+  const where = `${path}: Cluster${name !== undefined ? ` "${name}"` : ''}`;
+  let probe: unknown = spec.livenessProbe;
+  let source = 'spec.livenessProbe';
+  if (probe === undefined) {
+    const annotations = isObj(metadata.annotations) ? metadata.annotations : {};
+    const raw = annotations[LIVENESS_PROBE_ANNOTATION];
+    if (typeof raw === 'string') {
+      source = `annotation ${LIVENESS_PROBE_ANNOTATION}`;
+      try {
+        probe = JSON.parse(raw);
+      } catch (e) {
+        throw new UsageError(
+          `${where}: annotation ${LIVENESS_PROBE_ANNOTATION}: invalid JSON: ${e instanceof Error ? e.message : String(e)}`,
+        );
+      }
+    }
+  }
+  if (!isObj(probe))
+    throw new UsageError(
+      `${where} has no spec.livenessProbe (nor annotation ${LIVENESS_PROBE_ANNOTATION}); add one, or use --url`,
+    );
+  const ctx: ProbeContext = {};
+  if (typeof spec.apiEndpoint === 'string') ctx.apiEndpoint = spec.apiEndpoint;
+  if (spec.insecureSkipTLSVerification === true) ctx.insecureSkipTLSVerify = true;
+  return { probe: probe as LivenessProbe, ctx, ...(name !== undefined ? { cluster: name } : {}), source };
+}
+
+function render(result: ProbeResult, loaded: Loaded, format: string): string {
+  if (format === 'json')
+    return `${JSON.stringify({
+      ...(loaded.cluster !== undefined ? { cluster: loaded.cluster } : {}),
+      source: loaded.source,
+      result: result.result,
+      message: result.message,
+      warnings: result.warnings ?? [],
+      durationMs: result.durationMs,
+    })}\n`;
+  const lines = [
+    ...(loaded.cluster !== undefined
+      ? [`Cluster:  ${loaded.cluster} (${loaded.source})`]
+      : [`Target:   ${loaded.source}`]),
+    `Result:   ${result.result}`,
+    `Message:  ${result.message}`,
+    ...(result.warnings ?? []).map((w) => `Warning:  ${w}`),
+    `Duration: ${Math.round(result.durationMs)} ms`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** The command's work, with its I/O injected; resolves to the exit code. */
+export async function probeCommand(opts: ProbeCommandOptions, io: Io = defaultIo): Promise<number> {
+  try {
+    const format = opts.output ?? 'text';
+    if (format !== 'text' && format !== 'json')
+      throw new UsageError(`-o/--output: "${format}" is not supported; use text or json`);
+    if ((opts.file === undefined) === (opts.url === undefined))
+      throw new UsageError('give exactly one of -f/--file CLUSTER.yaml or --url URL');
+    const loaded = opts.url !== undefined ? fromUrl(opts.url) : fromCluster(opts.file!, io);
+    const probe: LivenessProbe = { ...loaded.probe };
+    if (opts.timeout !== undefined) {
+      const t = Number(opts.timeout);
+      if (!Number.isInteger(t) || t < 1)
+        throw new UsageError(`--timeout: "${opts.timeout}" must be a whole number of seconds, 1 or more`);
+      probe.timeoutSeconds = t;
+    }
+    if (opts.insecureSkipTlsVerify === true) {
+      if (probe.httpGet !== undefined) probe.httpGet = { ...probe.httpGet, insecureSkipTLSVerify: true };
+      loaded.ctx.insecureSkipTLSVerify = true;
+    }
+    if (opts.tokenFile !== undefined || opts.caFile !== undefined) {
+      const read = (p: string, what: string): string => {
+        try {
+          return io.readFile(p);
+        } catch (e) {
+          throw new UsageError(`${what} ${p}: cannot read: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      };
+      loaded.ctx.credentials = {
+        ...(opts.tokenFile !== undefined ? { token: read(opts.tokenFile, '--token-file').trim() } : {}),
+        ...(opts.caFile !== undefined ? { caBundlePem: read(opts.caFile, '--ca-file') } : {}),
+      };
+    }
+    const result = await runProbe(probe, loaded.ctx);
+    io.stdout(render(result, loaded, format));
+    return result.result === 'success' ? 0 : result.result === 'failure' ? 1 : 2;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`cluster-probe probe: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+const EXAMPLES = `
+Examples:
+  # Probe a Cluster as the reconciler would (spec.livenessProbe, or the ${LIVENESS_PROBE_ANNOTATION} annotation)
+  cluster-probe probe -f member-dev.yaml
+
+  # An apiServer probe needs the member's credentials (the Secret that spec.secretRef names)
+  cluster-probe probe -f member-dev.yaml --token-file token --ca-file ca.crt
+
+  # Probe a URL directly, with a 5 s timeout, as JSON
+  cluster-probe probe --url https://10.0.0.1:6443/readyz --timeout 5 -o json
+
+Exit status: 0 the probe succeeded, 1 it failed, 2 the probe or the command line is misconfigured.
+`;
 
 export function register(program: Command): void {
   program
     .command('probe')
-    .description('(not implemented yet)')
-    .action(() => {
-      process.stderr.write('cluster-probe probe: not implemented yet\n');
-      process.exitCode = 2;
+    .description("Run a Cluster's liveness probe once, now, and print the result")
+    .option('-f, --file <file>', 'Cluster YAML to read the probe and spec.apiEndpoint from (- for stdin)')
+    .option('--url <url>', 'probe this http(s) URL with an httpGet probe instead')
+    .option('--timeout <seconds>', "override the probe's timeoutSeconds")
+    .option('-o, --output <format>', 'text or json', 'text')
+    .option('--insecure-skip-tls-verify', 'do not verify the HTTPS certificate (httpGet and apiServer)')
+    .option('--token-file <file>', 'bearer token for an apiServer probe')
+    .option('--ca-file <file>', 'PEM CA bundle for an apiServer probe')
+    .addHelpText('after', EXAMPLES)
+    .action(async (opts: ProbeCommandOptions) => {
+      process.exitCode = await probeCommand(opts);
     });
 }
