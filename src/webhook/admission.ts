@@ -192,8 +192,19 @@ export function answer(review: AdmissionReviewRequest, response: Omit<AdmissionR
   };
 }
 
+/** metav1.Status as a standalone HTTP body (for a request that is not a review we can answer). */
+export interface StatusBody {
+  kind: 'Status';
+  apiVersion: 'v1';
+  metadata: Record<string, never>;
+  status: 'Failure';
+  message: string;
+  reason: string;
+  code: number;
+}
+
 /** metav1.Status for a body that is not a review we can answer (sent with the matching HTTP status). */
-export function rejectionStatus(rejection: ReviewRejection): Record<string, unknown> {
+export function rejectionStatus(rejection: ReviewRejection): StatusBody {
   return {
     kind: 'Status',
     apiVersion: 'v1',

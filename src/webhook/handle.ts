@@ -7,6 +7,7 @@ import {
   answer,
   type AdmissionReview,
   type AdmissionReviewRequest,
+  type StatusBody,
 } from './admission.js';
 import { requestName, truncateWarning } from './cluster-request.js';
 import { mutate } from './mutate.js';
@@ -18,7 +19,9 @@ export interface HandledReview {
   /** HTTP status to send: 200 for every answered review, 4xx for a body that is not one. */
   code: 200 | 400 | 413 | 415;
   /** The JSON body: an AdmissionReview, or a metav1.Status for a 4xx. */
-  body: AdmissionReview | Record<string, unknown>;
+  body: AdmissionReview | StatusBody;
+  /** The Status of a 4xx (the same object as `body`). */
+  rejection?: StatusBody;
   /** The decoded review (absent for a 4xx). */
   review?: AdmissionReviewRequest;
   /** The answer (absent for a 4xx). */
@@ -39,7 +42,10 @@ export function handleReview(
   options: WebhookOptions,
 ): HandledReview {
   const decoded = parseReview(contentType, body);
-  if (isRejection(decoded)) return { code: decoded.code, body: rejectionStatus(decoded) };
+  if (isRejection(decoded)) {
+    const status = rejectionStatus(decoded);
+    return { code: decoded.code, body: status, rejection: status };
+  }
   try {
     const result = webhook === 'mutate' ? mutate(decoded, options) : validate(decoded, options);
     return { code: 200, body: result, review: decoded, answer: result };
