@@ -1,12 +1,122 @@
-// `cluster-probe validate`: not built yet (see the open issues).
-import type { Command } from 'commander';
+// `cluster-probe validate`: checks Cluster manifests offline with the schema library, as the webhook would.
+// Exit 0 all valid, 1 some invalid, 2 unreadable or unparsable input (or a usage error).
+import { Command, Option } from 'commander';
+import { DEFAULT_DENY_CIDRS, KIND, validateCluster, type FieldError, type ProbeLocation } from '../schema/index.js';
+import { expandPaths, InputError, objectsOf, readSource } from './documents.js';
+
+export interface ValidateResultJson {
+  file: string;
+  index: number;
+  kind: string;
+  name: string;
+  valid: boolean;
+  errors: { field: string; type: string; value: unknown; detail: string; message: string }[];
+  warnings: string[];
+}
+
+export interface ValidateRun {
+  results: ValidateResultJson[];
+  problems: string[];
+  skipped: number;
+}
+
+export function validateInputs(
+  paths: string[],
+  options: { probeLocation: ProbeLocation; denyHosts: string[] },
+  stdin?: () => string,
+): ValidateRun {
+  const run: ValidateRun = { results: [], problems: [], skipped: 0 };
+  let files: string[];
+  try {
+    files = expandPaths(paths);
+  } catch (err) {
+    run.problems.push((err as Error).message);
+    return run;
+  }
+  for (const file of files) {
+    let source;
+    try {
+      source = readSource(file, stdin);
+    } catch (err) {
+      if (!(err instanceof InputError)) throw err;
+      run.problems.push(err.message);
+      continue;
+    }
+    for (const ref of objectsOf(source)) {
+      const obj = ref.value as { kind?: unknown; metadata?: { name?: unknown } };
+      const kind = typeof obj === 'object' && obj !== null && typeof obj.kind === 'string' ? obj.kind : '';
+      if (kind !== KIND) {
+        run.skipped++;
+        continue;
+      }
+      const result = validateCluster(ref.value, options);
+      const name = typeof obj.metadata?.name === 'string' ? obj.metadata.name : '';
+      run.results.push({
+        file: file === '-' ? '<stdin>' : file,
+        index: ref.index,
+        kind,
+        name,
+        valid: result.valid,
+        errors: result.errors.map((e: FieldError) => ({
+          field: e.field,
+          type: e.type,
+          value: e.value ?? null,
+          detail: e.detail,
+          message: e.message,
+        })),
+        warnings: result.warnings,
+      });
+    }
+  }
+  return run;
+}
+
+function renderText(run: ValidateRun): string {
+  let out = '';
+  for (const r of run.results) {
+    const where = `${r.file}${r.index > 0 ? `#${r.index}` : ''}`;
+    if (r.valid) out += `${where}: Cluster "${r.name}" is valid\n`;
+    else {
+      out += `${where}: Cluster ${JSON.stringify(r.name)} is invalid:\n`;
+      for (const e of r.errors) out += `  - ${e.message}\n`;
+    }
+    for (const w of r.warnings) out += `  warning: ${w}\n`;
+  }
+  return out;
+}
 
 export function register(program: Command): void {
   program
     .command('validate')
-    .description('(not implemented yet)')
-    .action(() => {
-      process.stderr.write('cluster-probe validate: not implemented yet\n');
-      process.exitCode = 2;
+    .description('Validate Cluster manifests (files, directories or - for stdin) offline, as the webhook would.')
+    .argument('<paths...>', 'YAML or JSON files, directories (searched for .yaml/.yml/.json), or - for stdin')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(
+      new Option('--probe-location <where>', 'where this installation keeps the probe')
+        .choices(['field', 'annotation'])
+        .default('field'),
+    )
+    .option('--deny-cidr <cidr...>', 'address ranges probe hosts may not target', [...DEFAULT_DENY_CIDRS])
+    .addHelpText(
+      'after',
+      `
+Exit status: 0 all Clusters valid, 1 some invalid, 2 unreadable or unparsable input.
+Documents of other kinds are skipped; kind: List is expanded.
+
+Examples:
+  cluster-probe validate clusters/
+  kubectl get clusters -o yaml | cluster-probe validate -o json -`,
+    )
+    .action((paths: string[], opts: { output: 'text' | 'json'; probeLocation: ProbeLocation; denyCidr: string[] }) => {
+      const run = validateInputs(paths, { probeLocation: opts.probeLocation, denyHosts: opts.denyCidr });
+      if (opts.output === 'json') process.stdout.write(`${JSON.stringify({ results: run.results }, null, 2)}\n`);
+      else process.stdout.write(renderText(run));
+      for (const p of run.problems) process.stderr.write(`cluster-probe validate: ${p}\n`);
+      const invalid = run.results.filter((r) => !r.valid).length;
+      if (opts.output === 'text')
+        process.stderr.write(
+          `${run.results.length} Cluster${run.results.length === 1 ? '' : 's'} checked: ${run.results.length - invalid} valid, ${invalid} invalid${run.skipped > 0 ? `, ${run.skipped} other document${run.skipped === 1 ? '' : 's'} skipped` : ''}\n`,
+        );
+      process.exitCode = run.problems.length > 0 ? 2 : invalid > 0 ? 1 : 0;
     });
 }
