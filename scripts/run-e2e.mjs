@@ -17,12 +17,20 @@ const args = ['mocha', '--timeout', '120000', 'test/e2e/**/*.test.ts', ...proces
 process.stderr.write(`run-e2e: npx ${args.join(' ')} (CLUSTER_PROBE_CONTROLPLANE_BIN=${binDir})\n`);
 const mocha = spawn('npx', args, {
   stdio: 'inherit',
+  // Its own process group: npx -> sh -> mocha -> node is a chain that does not pass signals on reliably, so a signal
+  // goes to the whole group and reaches the test process, whose harness then stops the control plane.
+  detached: true,
   env: { ...process.env, CLUSTER_PROBE_CONTROLPLANE_BIN: binDir },
 });
-// The terminal sends Ctrl-C to mocha too; forward TERM from a CI runner so the harness can clean up.
-const forward = (signal) => () => mocha.kill(signal);
+const forward = (signal) => () => {
+  try {
+    process.kill(-mocha.pid, signal);
+  } catch {
+    // ESRCH: mocha is already gone.
+  }
+};
 process.on('SIGTERM', forward('SIGTERM'));
-process.on('SIGINT', () => undefined);
+process.on('SIGINT', forward('SIGINT'));
 mocha.on('error', (err) => {
   process.stderr.write(`run-e2e: could not run mocha: ${err.message}\n`);
   process.exit(1);

@@ -2,7 +2,7 @@
 // on free loopback ports, in a temporary directory with their own PKI, RBAC authorization and an admin kubeconfig.
 // Knows nothing of this project's webhook or reconciler; tests add those through kubectl() and registerWebhooks().
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -67,9 +67,18 @@ let handlersInstalled = false;
 function killAllNow(): void {
   for (const entry of running) {
     for (const group of entry.groups) group.killNow();
-    if (!entry.keep) rmSync(entry.dir, { recursive: true, force: true });
+    // SIGKILL is not instantaneous: etcd may still be writing into the directory, so retry ENOTEMPTY a few times.
+    if (!entry.keep) removeDir(entry.dir);
   }
   running.clear();
+}
+
+function removeDir(dir: string): void {
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  } catch (err) {
+    process.stderr.write(`e2e control plane: could not remove ${dir}: ${String(err)}\n`);
+  }
 }
 
 function installExitHandlers(): void {
@@ -82,6 +91,20 @@ function installExitHandlers(): void {
       process.kill(process.pid, signal);
     });
   }
+}
+
+/**
+ * A detached shell that outlives the test process: once that process is gone, however it died (even SIGKILL, or
+ * signals that mocha's process chain swallows), it kills the process groups listed in dir/pids and removes dir.
+ */
+function startReaper(dir: string, keep: boolean): ProcessGroup {
+  const script =
+    'while kill -0 "$1" 2>/dev/null; do sleep 1; done; ' +
+    'for p in $(cat "$2/pids" 2>/dev/null); do kill -KILL -"$p" 2>/dev/null; done; ' +
+    (keep ? '' : 'rm -rf "$2"');
+  const reaper = new ProcessGroup('reaper', 'sh', ['-c', script, 'reaper', String(process.pid), dir], '/dev/null');
+  reaper.unref();
+  return reaper;
 }
 
 async function freePort(): Promise<number> {
@@ -236,15 +259,22 @@ export async function startControlPlane(options: StartOptions = {}): Promise<Con
   installExitHandlers();
   running.add(entry);
 
+  const reaper = startReaper(dir, keep);
+  const track = (group: ProcessGroup): void => {
+    groups.push(group);
+    if (group.pid !== undefined) appendFileSync(join(dir, 'pids'), `${group.pid}\n`);
+  };
+
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
       log('stopping kube-apiserver and etcd');
       // The apiserver first: it holds watches on etcd and would log errors for etcd going away.
       for (const group of [...groups].reverse()) await group.stop();
+      reaper.killNow();
       running.delete(entry);
       if (keep) log(`keeping ${dir} (CLUSTER_PROBE_E2E_KEEP=1)`);
-      else rmSync(dir, { recursive: true, force: true });
+      else removeDir(dir);
     })();
     return stopping;
   };
@@ -287,7 +317,7 @@ export async function startControlPlane(options: StartOptions = {}): Promise<Con
       ],
       join(dir, 'etcd.log'),
     );
-    groups.push(etcd);
+    track(etcd);
     log('waiting for etcd /health');
     await waitFor('etcd /health', deadline, groups, async () => {
       const res = await httpGet(`${etcdUrl}/health`, 2_000);
@@ -320,7 +350,7 @@ export async function startControlPlane(options: StartOptions = {}): Promise<Con
       ],
       join(dir, 'kube-apiserver.log'),
     );
-    groups.push(apiserver);
+    track(apiserver);
 
     const get = (path: string) =>
       httpsGet({

@@ -86,6 +86,11 @@ export class ProcessGroup {
     }
   }
 
+  /** Lets the test process exit while this one still runs (for a watchdog that must outlive it). */
+  unref(): void {
+    this.child.unref();
+  }
+
   /** For exit and signal handlers, which cannot wait. */
   killNow(): void {
     if (this.child.pid === undefined) return;
