@@ -3,6 +3,7 @@
 // Runs on untrusted input after the schema check, so it never assumes a type. Pure: no I/O.
 import { FieldPath, fieldErrors, type FieldError } from './field-error.js';
 import { isDNS1123Label, isQualifiedName, isValidLabelValue } from './k8s-names.js';
+import { memoize } from './memo.js';
 import { MAX_INT64_NANO, parseQuantity, QUANTITY_ERROR } from './quantity.js';
 
 const CLUSTER_NAME_MAX = 48;
@@ -102,7 +103,7 @@ function taintErrors(taints: unknown[], path: FieldPath): FieldError[] {
       const msgs = isValidLabelValue(t.value);
       if (msgs.length > 0) errors.push(fieldErrors.invalid(p.child('value'), t.value, msgs.join(';')));
     }
-    const id = JSON.stringify([t.key, t.effect]);
+    const id = `${String(t.key)}\u0000${String(t.effect)}`;
     if (seen.has(id)) {
       const shown: Record<string, unknown> = { key: t.key, effect: t.effect };
       if (t.value !== undefined) shown.value = t.value;
@@ -130,13 +131,16 @@ function resourceModelErrors(models: unknown[], path: FieldPath): FieldError[] {
     else grades.set(m.grade, i);
   });
   if (errors.length > 0) return errors;
-  const sorted = models
-    .map((m, i) => ({ m, i }))
-    .filter(
-      (x): x is { m: Record<string, unknown>; i: number } =>
-        isObject(x.m) && typeof x.m.grade === 'number' && Array.isArray(x.m.ranges),
-    )
-    .sort((a, b) => (a.m.grade as number) - (b.m.grade as number));
+  const sorted: { m: Record<string, unknown>; i: number }[] = [];
+  let inOrder = true;
+  for (let i = 0; i < models.length; i++) {
+    const m = models[i];
+    if (!isObject(m) || typeof m.grade !== 'number' || !Array.isArray(m.ranges)) continue;
+    const last = sorted[sorted.length - 1];
+    if (last !== undefined && (last.m.grade as number) > m.grade) inOrder = false;
+    sorted.push({ m, i });
+  }
+  if (!inOrder) sorted.sort((a, b) => (a.m.grade as number) - (b.m.grade as number));
   sorted.forEach(({ m, i }, pos) => {
     const prev = pos > 0 ? sorted[pos - 1] : undefined;
     const ranges = m.ranges as unknown[];
@@ -198,6 +202,10 @@ function resourceModelErrors(models: unknown[], path: FieldPath): FieldError[] {
   return errors;
 }
 
+const parseSpecApiEndpoint = memoize((endpoint: string) =>
+  parseApiEndpoint(endpoint, FieldPath.root('spec').child('apiEndpoint')),
+);
+
 export interface ClusterRuleResult {
   errors: FieldError[];
   warnings: string[];
@@ -220,8 +228,8 @@ export function clusterRules(obj: Record<string, unknown>): ClusterRuleResult {
   const sp = FieldPath.root('spec');
   let apiEndpointHost: string | undefined;
   if (typeof spec.apiEndpoint === 'string' && spec.apiEndpoint !== '') {
-    const parsed = parseApiEndpoint(spec.apiEndpoint, sp.child('apiEndpoint'));
-    errors.push(...parsed.errors);
+    const parsed = parseSpecApiEndpoint(spec.apiEndpoint);
+    errors.push(...parsed.errors.map((e) => ({ ...e })));
     apiEndpointHost = parsed.host;
   }
   errors.push(...secretRefErrors(spec.secretRef, sp.child('secretRef')));

@@ -35,29 +35,42 @@ const TYPE_WORDS: Record<FieldErrorType, string> = {
   FieldValueTypeInvalid: 'Invalid value',
 };
 
-/** A path into an object, built child by child like apimachinery's `field.NewPath("spec").Child("x")`. */
+/**
+ * A path into an object, built child by child like apimachinery's `field.NewPath("spec").Child("x")`. The text is
+ * built only when asked for (when an error is reported), so walking a valid object costs no string work.
+ */
 export class FieldPath {
-  private constructor(private readonly text: string) {}
+  private text: string | undefined;
+  private constructor(
+    private readonly parent: FieldPath | undefined,
+    private readonly segment: string,
+    private readonly kind: 'root' | 'child' | 'bracket',
+  ) {}
 
   static root(name: string): FieldPath {
-    return new FieldPath(name);
+    return new FieldPath(undefined, name, 'root');
   }
 
   child(...names: string[]): FieldPath {
-    let text = this.text;
-    for (const name of names) text = text === '' ? name : `${text}.${name}`;
-    return new FieldPath(text);
+    let p: FieldPath = this;
+    for (const name of names) p = new FieldPath(p, name, 'child');
+    return p;
   }
 
   index(i: number): FieldPath {
-    return new FieldPath(`${this.text}[${i}]`);
+    return new FieldPath(this, String(i), 'bracket');
   }
 
   key(k: string): FieldPath {
-    return new FieldPath(`${this.text}[${k}]`);
+    return new FieldPath(this, k, 'bracket');
   }
 
   toString(): string {
+    if (this.text !== undefined) return this.text;
+    const up = this.parent === undefined ? '' : this.parent.toString();
+    if (this.kind === 'bracket') this.text = `${up}[${this.segment}]`;
+    else if (this.kind === 'child' && up !== '') this.text = `${up}.${this.segment}`;
+    else this.text = this.segment;
     return this.text;
   }
 }

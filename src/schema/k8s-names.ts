@@ -2,6 +2,7 @@
 // Each check returns the list of problems as strings; callers attach them to a field path.
 // Pure: no I/O.
 import { isIP } from 'node:net';
+import { memoize } from './memo.js';
 
 const DNS1123_LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FMT})*`;
@@ -29,7 +30,7 @@ export function regexError(msg: string, fmt: string, ...examples: string[]): str
 export const maxLenError = (n: number): string => `must be no more than ${n} characters`;
 export const inclusiveRangeError = (lo: number, hi: number): string => `must be between ${lo} and ${hi}, inclusive`;
 
-export function isDNS1123Label(value: string): string[] {
+function isDNS1123LabelUncached(value: string): string[] {
   const errs: string[] = [];
   if (value.length > 63) errs.push(maxLenError(63));
   if (!dns1123Label.test(value)) {
@@ -47,7 +48,7 @@ export function isDNS1123Label(value: string): string[] {
   return errs;
 }
 
-export function isDNS1123Subdomain(value: string): string[] {
+function isDNS1123SubdomainUncached(value: string): string[] {
   const errs: string[] = [];
   if (value.length > 253) errs.push(maxLenError(253));
   if (!dns1123Subdomain.test(value))
@@ -64,7 +65,7 @@ export function isDNS1123Subdomain(value: string): string[] {
 const QUALIFIED_NAME_MSG =
   "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
-export function isQualifiedName(value: string): string[] {
+function isQualifiedNameUncached(value: string): string[] {
   const errs: string[] = [];
   const parts = value.split('/');
   let name: string;
@@ -87,7 +88,7 @@ export function isQualifiedName(value: string): string[] {
   return errs;
 }
 
-export function isValidLabelValue(value: string): string[] {
+function isValidLabelValueUncached(value: string): string[] {
   const errs: string[] = [];
   if (value.length > 63) errs.push(maxLenError(63));
   if (!labelValue.test(value))
@@ -108,7 +109,7 @@ export function isValidPortNum(port: number): string[] {
 }
 
 /** An IANA service name as Kubernetes accepts it for a named port. */
-export function isValidPortName(port: string): string[] {
+function isValidPortNameUncached(port: string): string[] {
   const errs: string[] = [];
   if (port.length > 15) errs.push(maxLenError(15));
   if (!/^[-a-z0-9]+$/.test(port)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
@@ -118,14 +119,22 @@ export function isValidPortName(port: string): string[] {
   return errs;
 }
 
-export function isHTTPHeaderName(value: string): string[] {
+function isHTTPHeaderNameUncached(value: string): string[] {
   return httpHeaderName.test(value)
     ? []
     : [regexError("a valid HTTP header must consist of alphanumerics or '-'", HTTP_HEADER_NAME_FMT, 'X-Header-Name')];
 }
 
 /** A probe host: an IP address, or a DNS-1123 subdomain (the kubelet dials whatever it is given; we are stricter). */
-export function isValidHost(value: string): string[] {
+function isValidHostUncached(value: string): string[] {
   if (isIP(value) !== 0) return [];
   return isDNS1123Subdomain(value).map((m) => `must be a valid IP address or DNS name: ${m}`);
 }
+
+export const isDNS1123Label = memoize(isDNS1123LabelUncached);
+export const isDNS1123Subdomain = memoize(isDNS1123SubdomainUncached);
+export const isQualifiedName = memoize(isQualifiedNameUncached);
+export const isValidLabelValue = memoize(isValidLabelValueUncached);
+export const isValidPortName = memoize(isValidPortNameUncached);
+export const isHTTPHeaderName = memoize(isHTTPHeaderNameUncached);
+export const isValidHost = memoize(isValidHostUncached);

@@ -5,6 +5,7 @@ import { X509Certificate } from 'node:crypto';
 import { HANDLERS } from './constants.js';
 import type { DenyList } from './address-ranges.js';
 import { FieldPath, fieldErrors, type FieldError } from './field-error.js';
+import { memoize } from './memo.js';
 import { isHTTPHeaderName, isValidHost, isValidPortName, isValidPortNum } from './k8s-names.js';
 
 export interface ProbeContext {
@@ -53,7 +54,7 @@ function checkDenied(host: string, path: FieldPath, ctx: ProbeContext, errors: F
 }
 
 /** Decodes a base64 PEM bundle; returns the problem, or undefined when every block is a certificate. */
-export function caBundleProblem(caBundle: string): string | undefined {
+export const caBundleProblem = memoize((caBundle: string): string | undefined => {
   const compact = caBundle.replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 !== 0) return 'must be base64-encoded';
   const pem = Buffer.from(compact, 'base64').toString('utf8');
@@ -67,7 +68,7 @@ export function caBundleProblem(caBundle: string): string | undefined {
     }
   }
   return undefined;
-}
+}, 256);
 
 function checkHttpGet(a: Record<string, unknown>, path: FieldPath, ctx: ProbeContext, out: ProbeRuleResult): void {
   out.errors.push(...checkPort(a.port, path.child('port'), true));

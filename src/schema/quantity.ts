@@ -1,5 +1,6 @@
 // Kubernetes resource quantities ("500m", "2Gi", "1e3"), parsed exactly enough to compare them.
 // Pure. Values are kept as BigInt nano-units so that MaxInt64 and milli-CPU compare without rounding.
+import { memoize } from './memo.js';
 
 const QUANTITY = /^([+-]?[0-9.]+)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?[0-9]+)?$/;
 const BINARY: Record<string, bigint> = {
@@ -19,6 +20,10 @@ export const QUANTITY_ERROR =
 export function parseQuantity(value: unknown): bigint | undefined {
   if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) * 1_000_000_000n : undefined;
   if (typeof value !== 'string') return undefined;
+  return parseQuantityString(value);
+}
+
+const parseQuantityString = memoize((value: string): bigint | undefined => {
   const m = QUANTITY.exec(value);
   if (m === null) return undefined;
   const num = m[1] ?? '';
@@ -37,7 +42,7 @@ export function parseQuantity(value: unknown): bigint | undefined {
   if (exp >= 0) v *= 10n ** BigInt(exp);
   else v /= 10n ** BigInt(-exp);
   return negative ? -v : v;
-}
+});
 
 /** Go's math.MaxInt64, the upper bound Karmada requires of the last resource model. */
 export const MAX_INT64_NANO = 9223372036854775807n * 1_000_000_000n;
