@@ -52,9 +52,7 @@ export class FieldPath {
   }
 
   child(...names: string[]): FieldPath {
-    let p: FieldPath = this;
-    for (const name of names) p = new FieldPath(p, name, 'child');
-    return p;
+    return names.reduce<FieldPath>((p, name) => new FieldPath(p, name, 'child'), this);
   }
 
   index(i: number): FieldPath {
