@@ -1,0 +1,111 @@
+// The package as another tool consumes it: `npm pack`, install the tarball into a fresh project, then import
+// `karmada-cluster-probe/schema` as ESM and with require(), and type-check a TypeScript consumer with tsc.
+import { expect } from 'chai';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const repo = resolve('.');
+
+function run(cmd: string, args: string[], cwd: string): { code: number | null; out: string } {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout: 240_000 });
+  return { code: r.status, out: `${r.stdout}${r.stderr}` };
+}
+
+describe('the packed package, installed into a fresh project', function () {
+  this.timeout(300_000);
+  let dir: string;
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'cluster-probe-consumer-'));
+    const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], {
+      cwd: repo,
+      encoding: 'utf8',
+    })
+      .trim()
+      .split('\n')
+      .pop();
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
+    const install = run(
+      'npm',
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', join(dir, tarball ?? '')],
+      dir,
+    );
+    expect(install.code, install.out).to.equal(0);
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  const check = `
+    const c = { apiVersion: 'cluster.karmada.io/v1alpha1', kind: 'Cluster', metadata: { name: 'm' },
+      spec: { syncMode: 'Push', apiEndpoint: 'https://10.0.0.1:6443', livenessProbe: { httpGet: { port: 70000 } } } };
+    const r = lib.validateCluster(c);
+    console.log(JSON.stringify([r.valid, r.errors.map((e) => e.message), lib.defaultCluster({ spec: { livenessProbe: { tcpSocket: { port: 1 } } } }).spec.livenessProbe.periodSeconds]));
+  `;
+  const expected = JSON.stringify([
+    false,
+    ['spec.livenessProbe.httpGet.port: Invalid value: 70000: must be between 1 and 65535, inclusive'],
+    10,
+  ]);
+
+  it('imports karmada-cluster-probe/schema as ESM', () => {
+    writeFileSync(join(dir, 'esm.mjs'), `import * as lib from 'karmada-cluster-probe/schema';\n${check}`);
+    const r = run(process.execPath, ['esm.mjs'], dir);
+    expect(r.out.trim()).to.equal(expected);
+  });
+
+  it('loads karmada-cluster-probe/schema with require()', () => {
+    writeFileSync(join(dir, 'cjs.cjs'), `const lib = require('karmada-cluster-probe/schema');\n${check}`);
+    const r = run(process.execPath, ['cjs.cjs'], dir);
+    expect(r.out.replace(/^.*ExperimentalWarning.*\n|^\(Use `node --trace-warnings.*\n/gm, '').trim()).to.equal(
+      expected,
+    );
+  });
+
+  it('resolves the types under tsc, for ESM and CommonJS consumers', () => {
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: [],
+        },
+      }),
+    );
+    writeFileSync(
+      join(dir, 'consumer.mts'),
+      `import { validateCluster, type Cluster, type LivenessProbe, type FieldError } from 'karmada-cluster-probe/schema';
+const probe: LivenessProbe = { httpGet: { port: 'https', scheme: 'HTTPS' } };
+const cluster: Cluster = { metadata: { name: 'm' }, spec: { syncMode: 'Push', livenessProbe: probe } };
+const errors: FieldError[] = validateCluster(cluster).errors;
+export const fields: string[] = errors.map((e) => e.field);
+`,
+    );
+    writeFileSync(
+      join(dir, 'consumer.cts'),
+      `import lib = require('karmada-cluster-probe/schema');
+export const ok: boolean = lib.validateCluster({}).valid;
+`,
+    );
+    writeFileSync(
+      join(dir, 'wrong.mts'),
+      `import type { LivenessProbe } from 'karmada-cluster-probe/schema';\nexport const p: LivenessProbe = { httpGet: { port: true } };\n`,
+    );
+    const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
+    const good = run(process.execPath, [tsc, '-p', 'tsconfig.json'], dir);
+    // The deliberate type error proves tsc really checked against our types rather than `any`.
+    expect(good.out).to.contain(
+      "wrong.mts(2,46): error TS2322: Type 'boolean' is not assignable to type 'string | number'.",
+    );
+    expect(
+      good.out
+        .trim()
+        .split('\n')
+        .filter((l) => l.includes('error')),
+    ).to.have.length(1);
+  });
+});
