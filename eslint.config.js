@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', 'node_modules/', 'certs/', 'src/schema/generated/'] },
+  { ignores: ['dist/', 'coverage/', 'node_modules/', 'certs/', 'tmp/', 'src/schema/generated/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -176,7 +176,7 @@ const cases: Case[] = [
     obj: spec({ syncMode: 'Both' }),
     errors: ['spec.syncMode: Unsupported value: "Both": supported values: "Pull", "Push"'],
   },
-  { name: 'a missing spec', obj: withChange((c) => delete c.spec), errors: ['spec: Required value'] },
+  { name: 'a missing spec', obj: withChange((c) => delete (c as Obj).spec), errors: ['spec: Required value'] },
   {
     name: 'apiEndpoint as host:port',
     obj: spec({ apiEndpoint: '10.0.0.1:6443' }),
