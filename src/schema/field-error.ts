@@ -36,11 +36,17 @@ const TYPE_WORDS: Record<FieldErrorType, string> = {
 };
 
 /**
- * A path into an object, built child by child like apimachinery's `field.NewPath("spec").Child("x")`. The text is
- * built only when asked for (when an error is reported), so walking a valid object costs no string work.
+ * A path into an object, built child by child like apimachinery's `field.NewPath("spec").Child("x")`. Paths are
+ * interned (a node keeps its children) and their text is built only when asked for, so walking a valid object
+ * allocates nothing after the first time.
  */
 export class FieldPath {
+  private static readonly roots = new Map<string, FieldPath>();
+  private static readonly MAX_CHILDREN = 64;
   private text: string | undefined;
+  private children: Map<string, FieldPath> | undefined;
+  private indices: FieldPath[] | undefined;
+
   private constructor(
     private readonly parent: FieldPath | undefined,
     private readonly segment: string,
@@ -48,17 +54,41 @@ export class FieldPath {
   ) {}
 
   static root(name: string): FieldPath {
-    return new FieldPath(undefined, name, 'root');
+    let p = FieldPath.roots.get(name);
+    if (p === undefined) {
+      p = new FieldPath(undefined, name, 'root');
+      if (FieldPath.roots.size < FieldPath.MAX_CHILDREN) FieldPath.roots.set(name, p);
+    }
+    return p;
   }
 
   child(...names: string[]): FieldPath {
-    return names.reduce<FieldPath>((p, name) => new FieldPath(p, name, 'child'), this);
+    let p: FieldPath | undefined;
+    for (const name of names) p = (p ?? this).childOf(name);
+    return p ?? this;
+  }
+
+  private childOf(name: string): FieldPath {
+    let c = this.children?.get(name);
+    if (c === undefined) {
+      c = new FieldPath(this, name, 'child');
+      this.children ??= new Map();
+      if (this.children.size < FieldPath.MAX_CHILDREN) this.children.set(name, c);
+    }
+    return c;
   }
 
   index(i: number): FieldPath {
-    return new FieldPath(this, String(i), 'bracket');
+    let c = this.indices?.[i];
+    if (c === undefined) {
+      c = new FieldPath(this, String(i), 'bracket');
+      this.indices ??= [];
+      if (i < FieldPath.MAX_CHILDREN) this.indices[i] = c;
+    }
+    return c;
   }
 
+  /** A map key (`metadata.annotations[name]`); not interned, since keys come from user data. */
   key(k: string): FieldPath {
     return new FieldPath(this, k, 'bracket');
   }
