@@ -41,6 +41,7 @@ export function requestName(request: AdmissionRequest): string {
 }
 
 export function truncateWarning(warning: string): string {
+  if (warning.length <= MAX_WARNING_LENGTH && !/\s\s|[\n\r\t]|^\s|\s$/.test(warning)) return warning;
   const oneLine = warning.replace(/\s+/g, ' ').trim();
   return oneLine.length <= MAX_WARNING_LENGTH ? oneLine : `${oneLine.slice(0, MAX_WARNING_LENGTH - 3)}...`;
 }

@@ -4,7 +4,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { CertificateReloader } from '../certs/index.js';
-import { createApp } from './app.js';
+import { createRequestListener } from './app.js';
 import { createMetrics, type WebhookMetrics } from './metrics.js';
 import type { WebhookOptions } from './options.js';
 
@@ -35,7 +35,7 @@ export class WebhookServer {
 
   constructor(private readonly options: WebhookServerOptions) {
     this.metrics = options.metrics ?? createMetrics();
-    const app = createApp({
+    const listener = createRequestListener({
       probeLocation: options.probeLocation,
       denyHosts: options.denyHosts,
       logger: options.logger,
@@ -44,7 +44,7 @@ export class WebhookServer {
       isDraining: () => this.draining,
     });
     // No pair yet: handshakes fail until the reloader applies one, which is what "not ready" looks like on the wire.
-    this.server = https.createServer({ minVersion: 'TLSv1.2' }, app);
+    this.server = https.createServer({ minVersion: 'TLSv1.2' }, listener);
     this.server.keepAliveTimeout = 30_000;
     this.server.headersTimeout = 35_000;
     this.server.requestTimeout = 30_000;

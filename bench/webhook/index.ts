@@ -1,0 +1,221 @@
+// Webhook bench: autocannon over HTTPS keep-alive against /mutate and /validate of the real webhook, and against a
+// floor server (plain node:https, parse body, constant answer) in the same run; prints ratios to the floor, then a
+// fixed 1,000 reviews/s run for p99. Servers run as child processes; every run is bounded in time.
+// Floor and webhook runs alternate for --rounds rounds and the medians are compared, so load from elsewhere on the
+// machine hits both alike. Run: npx tsx bench/webhook/index.ts [--duration S] [--connections N] [--rounds N]
+import autocannon, { type Result } from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { makeCertificates } from '../../src/certs/index.js';
+
+const args = process.argv.slice(2);
+const flag = (name: string, fallback: number): number => {
+  const i = args.indexOf(name);
+  const v = i >= 0 ? Number(args[i + 1]) : fallback;
+  return Number.isFinite(v) && v > 0 ? Math.min(v, 120) : fallback;
+};
+const DURATION = flag('--duration', 5);
+const CONNECTIONS = flag('--connections', 32);
+const ROUNDS = Math.min(flag('--rounds', 3), 9);
+const RATE = 1000;
+
+const here = import.meta.dirname;
+const repo = path.resolve(here, '../..');
+
+function log(message: string): void {
+  process.stderr.write(`${message}\n`);
+}
+
+async function startServer(kind: 'floor' | 'webhook', certDir: string): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'server.ts'), kind, certDir], {
+    cwd: repo,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${kind} server did not start in 20 s`)), 20_000);
+    createInterface({ input: child.stdout! }).once('line', (line) => {
+      clearTimeout(timer);
+      resolve((JSON.parse(line) as { port: number }).port);
+    });
+    child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
+  });
+  return { child, port };
+}
+
+const cluster = (annotations: Record<string, string>, livenessProbe?: unknown) => ({
+  apiVersion: 'cluster.karmada.io/v1alpha1',
+  kind: 'Cluster',
+  metadata: { name: 'member-dev', labels: { env: 'dev', region: 'eu-west-1' }, annotations },
+  spec: {
+    syncMode: 'Push',
+    apiEndpoint: 'https://172.18.0.3:6443',
+    secretRef: { namespace: 'karmada-cluster', name: 'member-dev' },
+    impersonatorSecretRef: { namespace: 'karmada-cluster', name: 'member-dev-impersonator' },
+    region: 'eu-west-1',
+    zones: ['eu-west-1a', 'eu-west-1b'],
+    taints: [{ key: 'cluster.karmada.io/maintenance', effect: 'NoSchedule' }],
+    ...(livenessProbe ? { livenessProbe } : {}),
+  },
+});
+
+function review(object: unknown): string {
+  return JSON.stringify({
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    request: {
+      uid: '705ab4f5-6393-11e8-b7cc-42010a800002',
+      kind: { group: 'cluster.karmada.io', version: 'v1alpha1', kind: 'Cluster' },
+      resource: { group: 'cluster.karmada.io', version: 'v1alpha1', resource: 'clusters' },
+      name: 'member-dev',
+      operation: 'CREATE',
+      userInfo: { username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] },
+      object,
+      dryRun: false,
+      options: { apiVersion: 'meta.k8s.io/v1', kind: 'CreateOptions', fieldManager: 'kubectl-client-side-apply' },
+    },
+  });
+}
+
+// /mutate (migrate): the legacy annotation migrated and defaulted, a patch every time (the worst case).
+// /mutate (default): a probe that needs the kubelet defaults. /validate: a defaulted, valid probe.
+const MIGRATE_BODY = review(
+  cluster({
+    'cluster.karmada.io/health-checker':
+      '{"service":{"namespace":"some-system","name":"member-dev-health","port":80,"path":"/healthz"}}',
+  }),
+);
+const DEFAULT_BODY = review(cluster({}, { httpGet: { scheme: 'HTTPS', port: 443, path: '/healthz' } }));
+const VALIDATE_BODY = review(
+  cluster(
+    {},
+    {
+      httpGet: { scheme: 'HTTPS', host: 'member-dev-health.some-system.svc', port: 80, path: '/healthz' },
+      initialDelaySeconds: 0,
+      timeoutSeconds: 10,
+      periodSeconds: 10,
+      successThreshold: 1,
+      failureThreshold: 3,
+    },
+  ),
+);
+
+async function load(port: number, pathName: string, body: string, extra: Partial<Parameters<typeof autocannon>[0]>) {
+  const result: Result = await autocannon({
+    url: `https://127.0.0.1:${port}${pathName}`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+    connections: CONNECTIONS,
+    pipelining: 1,
+    duration: DURATION,
+    timeout: 10,
+    ...extra,
+  });
+  if (result.errors > 0 || result.non2xx > 0 || result.timeouts > 0) {
+    throw new Error(`${pathName}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`);
+  }
+  return result;
+}
+
+const fmt = (n: number, digits = 0) => n.toFixed(digits);
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'cluster-probe-bench-'));
+  const children: ChildProcess[] = [];
+  try {
+    log('making certificates ...');
+    await makeCertificates(dir, { dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'] });
+    log('starting the floor server and the webhook (child processes) ...');
+    const floor = await startServer('floor', dir);
+    const webhook = await startServer('webhook', dir);
+    children.push(floor.child, webhook.child);
+
+    log('warming up (2 s each) ...');
+    for (const [port, p, b] of [
+      [floor.port, '/mutate', MIGRATE_BODY],
+      [webhook.port, '/mutate', MIGRATE_BODY],
+      [webhook.port, '/validate', VALIDATE_BODY],
+    ] as const) {
+      await load(port, p, b, { duration: 2 });
+    }
+
+    const cases = [
+      ['/mutate (migrate)', '/mutate', MIGRATE_BODY],
+      ['/mutate (default)', '/mutate', DEFAULT_BODY],
+      ['/validate', '/validate', VALIDATE_BODY],
+    ] as const;
+    const runs = new Map<string, Result[]>();
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const [name, p, body] of cases) {
+        for (const [server, port] of [
+          ['floor', floor.port],
+          ['webhook', webhook.port],
+        ] as const) {
+          log(`round ${round}/${ROUNDS}: ${server} ${name}, ${DURATION} s, ${CONNECTIONS} connections ...`);
+          const key = `${server} ${name}`;
+          runs.set(key, [...(runs.get(key) ?? []), await load(port, p, body, {})]);
+        }
+      }
+    }
+    const median = (values: number[]) => {
+      const sorted = [...values].sort((a, b) => a - b);
+      return sorted[Math.floor(sorted.length / 2)] ?? 0;
+    };
+    const stat = (key: string, pick: (r: Result) => number) => median((runs.get(key) ?? []).map(pick));
+    const rows = cases.map(([name]) => {
+      const fr = stat(`floor ${name}`, (r) => r.requests.average);
+      const wr = stat(`webhook ${name}`, (r) => r.requests.average);
+      const f50 = stat(`floor ${name}`, (r) => r.latency.p50);
+      const f99 = stat(`floor ${name}`, (r) => r.latency.p99);
+      const w50 = stat(`webhook ${name}`, (r) => r.latency.p50);
+      const w99 = stat(`webhook ${name}`, (r) => r.latency.p99);
+      return [
+        name.padEnd(18),
+        fmt(fr).padStart(8),
+        fmt(wr).padStart(9),
+        fmt(wr / fr, 2).padStart(6),
+        `${fmt(f50, 1)}/${fmt(f99, 1)}`.padStart(12),
+        `${fmt(w50, 1)}/${fmt(w99, 1)}`.padStart(12),
+        fmt(w50 / Math.max(f50, 0.001), 2).padStart(8),
+        fmt(w99 / Math.max(f99, 0.001), 2).padStart(8),
+      ].join(' ');
+    });
+
+    const fixed: string[] = [];
+    for (const [name, port, p, body] of [
+      ['floor', floor.port, '/mutate', MIGRATE_BODY],
+      ['webhook', webhook.port, '/mutate (migrate)', MIGRATE_BODY],
+      ['webhook', webhook.port, '/mutate (default)', DEFAULT_BODY],
+      ['webhook', webhook.port, '/validate', VALIDATE_BODY],
+    ] as const) {
+      log(`fixed rate: ${name} ${p} at ${RATE} reviews/s for ${DURATION} s ...`);
+      const r = await load(port, p.split(' ')[0] ?? p, body, { connections: 16, overallRate: RATE });
+      fixed.push(
+        `${`${name} ${p}`.padEnd(26)} ${fmt(r.requests.average).padStart(8)} ${fmt(r.latency.p50, 2).padStart(8)} ${fmt(r.latency.p99, 2).padStart(8)} ${fmt(r.latency.max, 2).padStart(8)}`,
+      );
+    }
+
+    const cpu = cpus()[0]?.model ?? 'unknown CPU';
+    console.log(`\nwebhook bench: ${cpus().length} x ${cpu}, node ${process.version}, HTTPS keep-alive (TLS 1.3)`);
+    console.log(
+      `throughput: medians of ${ROUNDS} alternating rounds, ${DURATION} s a run, ${CONNECTIONS} connections, pipelining 1`,
+    );
+    console.log('review              floor/s webhook/s  ratio floor p50/p99 hook p50/p99 p50 ratio p99 ratio (ms)');
+    for (const row of rows) console.log(row);
+    console.log(`\nfixed rate: ${RATE} reviews/s, 16 connections, ${DURATION} s`);
+    console.log('server                        req/s   p50 ms   p99 ms   max ms');
+    for (const row of fixed) console.log(row);
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,61 @@
+// A server for the webhook bench, run as a child process so the load generator does not share its CPU:
+// `floor` is plain node:https that parses the body and answers a constant allowed review; `webhook` is the real one.
+import { readFileSync } from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { pino } from 'pino';
+import { DEFAULT_DENY_CIDRS, WebhookServer } from '../../src/webhook/index.js';
+
+const [kind, certDir] = process.argv.slice(2);
+if ((kind !== 'floor' && kind !== 'webhook') || !certDir) {
+  process.stderr.write('usage: server.ts floor|webhook CERT_DIR\n');
+  process.exit(2);
+}
+
+const ALLOWED = JSON.stringify({
+  apiVersion: 'admission.k8s.io/v1',
+  kind: 'AdmissionReview',
+  response: { uid: '00000000-0000-0000-0000-000000000000', allowed: true },
+});
+
+async function main(): Promise<void> {
+  if (kind === 'floor') {
+    const server = https.createServer(
+      {
+        cert: readFileSync(path.join(certDir!, 'tls.crt')),
+        key: readFileSync(path.join(certDir!, 'tls.key')),
+        minVersion: 'TLSv1.2',
+      },
+      (req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          JSON.parse(Buffer.concat(chunks).toString('utf8'));
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(ALLOWED);
+        });
+      },
+    );
+    server.keepAliveTimeout = 30_000;
+    server.listen(0, '127.0.0.1', () => {
+      process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`);
+    });
+    process.once('SIGTERM', () => server.close(() => process.exit(0)));
+    return;
+  }
+  const server = new WebhookServer({
+    host: '127.0.0.1',
+    port: 0,
+    certDir: certDir!,
+    probeLocation: 'field',
+    denyHosts: [...DEFAULT_DENY_CIDRS],
+    logger: pino({ level: 'warn' }),
+    shutdownDelayMs: 0,
+  });
+  await server.start();
+  process.stdout.write(`${JSON.stringify({ port: server.port })}\n`);
+  process.once('SIGTERM', () => void server.shutdown().then(() => process.exit(0)));
+}
+
+void main();
