@@ -1,12 +1,204 @@
-// `cluster-probe reconcile`: not built yet (see the open issues).
-import type { Command } from 'commander';
+// `cluster-probe reconcile`: probes every Cluster (or one, in Pull mode) and writes the Healthy condition, Events and
+// the unhealthy taint; serves /healthz, /readyz, /metrics over plain HTTP; stops cleanly on SIGTERM/SIGINT (workers
+// stopped, lease released, exit 0). Thin: flags in, Reconciler from src/reconciler out.
+import { hostname } from 'node:os';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { pino, type Logger } from 'pino';
+import {
+  Reconciler,
+  TAINT_EFFECTS,
+  createMetrics,
+  loadKubeConfig,
+  startHealthServer,
+  type TaintEffectOption,
+} from '../reconciler/index.js';
+
+interface ReconcileFlags {
+  kubeconfig?: string;
+  taintEffect: TaintEffectOption;
+  leaderElect: boolean;
+  leaseNamespace: string;
+  leaseName: string;
+  leaseDuration: number;
+  renewDeadline?: number;
+  retryPeriod?: number;
+  identity?: string;
+  clusterName?: string;
+  shardIndex?: number;
+  shardCount?: number;
+  metricsPort: number;
+  metricsHost: string;
+  probeConcurrency: number;
+  writeConcurrency: number;
+  resync: number;
+  eventNamespace: string;
+  kubeApiQps: number;
+  kubeApiBurst: number;
+  logLevel: string;
+}
+
+function integer(min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new InvalidArgumentError(`must be an integer between ${min} and ${max}`);
+    return n;
+  };
+}
+
+function seconds(min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n < min || n > max)
+      throw new InvalidArgumentError(`must be a number of seconds between ${min} and ${max}`);
+    return n;
+  };
+}
+
+function createLogger(level: string): Logger {
+  return pino({
+    level,
+    base: { component: 'cluster-probe-reconciler' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    // Probe messages never carry secrets; these paths are belt and braces.
+    redact: { paths: ['token', 'caBundle', '*.token', '*.caBundle', 'credentials'], censor: '[redacted]' },
+  });
+}
+
+async function runReconcile(flags: ReconcileFlags): Promise<void> {
+  const log = createLogger(flags.logLevel);
+  if ((flags.shardIndex === undefined) !== (flags.shardCount === undefined))
+    throw new InvalidArgumentError('--shard-index and --shard-count go together');
+  if (flags.shardIndex !== undefined && flags.shardCount !== undefined && flags.shardIndex >= flags.shardCount)
+    throw new InvalidArgumentError(`--shard-index ${flags.shardIndex} must be below --shard-count ${flags.shardCount}`);
+  const identity = flags.identity ?? `${hostname()}_${process.pid}`;
+  const kubeConfig = loadKubeConfig(flags.kubeconfig);
+  const metrics = createMetrics({ defaultMetrics: true });
+  const reconciler = new Reconciler({
+    kubeConfig,
+    taintEffect: flags.taintEffect,
+    identity,
+    log,
+    metrics,
+    probeConcurrency: flags.probeConcurrency,
+    writeConcurrency: flags.writeConcurrency,
+    resyncMs: flags.resync * 1000,
+    eventNamespace: flags.eventNamespace,
+    qps: flags.kubeApiQps,
+    burst: flags.kubeApiBurst,
+    ...(flags.clusterName !== undefined ? { clusterName: flags.clusterName } : {}),
+    ...(flags.shardIndex !== undefined && flags.shardCount !== undefined
+      ? { shard: { index: flags.shardIndex, count: flags.shardCount } }
+      : {}),
+    ...(flags.leaderElect
+      ? {
+          leaderElection: {
+            namespace: flags.leaseNamespace,
+            name: flags.leaseName,
+            leaseDurationMs: flags.leaseDuration * 1000,
+            ...(flags.renewDeadline !== undefined ? { renewDeadlineMs: flags.renewDeadline * 1000 } : {}),
+            ...(flags.retryPeriod !== undefined ? { retryPeriodMs: flags.retryPeriod * 1000 } : {}),
+          },
+        }
+      : {}),
+  });
+  const server = await startHealthServer({
+    host: flags.metricsHost,
+    port: flags.metricsPort,
+    registry: metrics.registry,
+    ready: () => reconciler.ready,
+  });
+  log.info({ address: `http://${flags.metricsHost}:${server.port}` }, 'serving /healthz, /readyz, /metrics');
+  reconciler.start();
+
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const onSignal = (signal: NodeJS.Signals): void => {
+      if (stopping) return;
+      stopping = true;
+      log.info({ signal }, 'stopping');
+      const force = setTimeout(() => {
+        log.error({}, 'stop took longer than 20 s; exiting');
+        process.exit(1);
+      }, 20_000);
+      force.unref();
+      reconciler
+        .stop()
+        .then(() => server.close())
+        .then(
+          () => {
+            clearTimeout(force);
+            process.off('SIGTERM', onSignal);
+            process.off('SIGINT', onSignal);
+            resolve();
+          },
+          (err: unknown) => {
+            log.error({ err: err instanceof Error ? err.message : String(err) }, 'stop failed');
+            process.exitCode = 1;
+            resolve();
+          },
+        );
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  });
+  log.flush();
+}
 
 export function register(program: Command): void {
   program
     .command('reconcile')
-    .description('(not implemented yet)')
-    .action(() => {
-      process.stderr.write('cluster-probe reconcile: not implemented yet\n');
-      process.exitCode = 2;
+    .description(
+      'probe every Cluster and set its Healthy condition, Events and the cluster.karmada.io/unhealthy taint on transitions',
+    )
+    .option(
+      '--kubeconfig <path>',
+      'kubeconfig of the Karmada control plane (default: KUBECONFIG, ~/.kube/config, in-cluster)',
+    )
+    .addOption(
+      new Option('--taint-effect <effect>', 'effect of the taint on an unhealthy Cluster; none taints nothing')
+        .choices([...TAINT_EFFECTS])
+        .default('NoSchedule'),
+    )
+    .option('--leader-elect', 'elect one active replica through a coordination.k8s.io Lease', false)
+    .option('--lease-namespace <ns>', 'namespace of the Lease', 'karmada-system')
+    .option(
+      '--lease-name <name>',
+      'name of the Lease (the shard or Pull-mode cluster is appended)',
+      'cluster-probe-reconciler',
+    )
+    .option('--lease-duration <seconds>', 'how long a follower waits before taking over', seconds(1, 600), 15)
+    .option(
+      '--renew-deadline <seconds>',
+      'how long the leader retries renewal before giving up (default 2/3 of the lease)',
+      seconds(0.5, 600),
+    )
+    .option('--retry-period <seconds>', 'interval of lease attempts (default lease duration / 7.5)', seconds(0.1, 60))
+    .option('--identity <id>', 'this replica in the Lease and in Events (default hostname_pid)')
+    .option('--cluster-name <name>', 'Pull mode: probe only this Cluster (an agent inside the member)')
+    .option(
+      '--shard-index <i>',
+      "this replica's shard (with --shard-count): Clusters whose name hashes here",
+      integer(0, 1023),
+    )
+    .option('--shard-count <n>', 'number of shards', integer(1, 1024))
+    .option('--metrics-port <port>', 'port of /healthz, /readyz, /metrics (0 picks one)', integer(0, 65535), 8080)
+    .option('--metrics-host <address>', 'address of /healthz, /readyz, /metrics (0.0.0.0 in a pod)', '127.0.0.1')
+    .option('--probe-concurrency <n>', 'most probes in flight', integer(1, 100_000), 256)
+    .option('--write-concurrency <n>', 'most Clusters reconciled at once', integer(1, 1024), 16)
+    .option('--resync <seconds>', 'full relist and reconcile of every Cluster', seconds(10, 86_400), 600)
+    .option('--event-namespace <ns>', 'namespace of the Events on (cluster-scoped) Clusters', 'default')
+    .option('--kube-api-qps <n>', 'client-side rate limit to the apiserver', integer(1, 100_000), 100)
+    .option('--kube-api-burst <n>', 'client-side burst to the apiserver', integer(1, 100_000), 200)
+    .addOption(
+      new Option('--log-level <level>', 'log level').choices(['debug', 'info', 'warn', 'error']).default('info'),
+    )
+    .action(async (flags: ReconcileFlags) => {
+      try {
+        await runReconcile(flags);
+      } catch (err) {
+        process.stderr.write(`cluster-probe reconcile: ${err instanceof Error ? err.message : String(err)}\n`);
+        process.exitCode = 2;
+      }
     });
 }

@@ -1,0 +1,174 @@
+// Writes the difference between what a Cluster carries and what it should: the Healthy condition through the status
+// subresource, our taint through the main resource, each a JSON merge patch guarded by metadata.resourceVersion
+// (optimistic concurrency); on 409 it re-reads and re-plans. An Event is recorded for a condition change it wrote.
+import { API_VERSION, GROUP, KIND, PLURAL, UNHEALTHY_TAINT_KEY, VERSION, type Cluster } from '../schema/index.js';
+import {
+  eventFor,
+  planCluster,
+  rfc3339,
+  type Desired,
+  type StatusChange,
+  type TaintEffectOption,
+} from './desired-state.js';
+import { isStatus, type KubeApi } from './kube-client.js';
+import type { ReconcilerMetrics } from './metrics.js';
+
+export const CLUSTERS_PATH = `/apis/${GROUP}/${VERSION}/${PLURAL}`;
+export const FIELD_MANAGER = 'cluster-probe-reconciler';
+
+export interface WriterLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface ClusterWriterOptions {
+  api: KubeApi;
+  taintEffect: TaintEffectOption;
+  metrics: ReconcilerMetrics;
+  log: WriterLog;
+  /** The replica's identity: the Events' reportingInstance. */
+  identity: string;
+  /** Where Events on (cluster-scoped) Clusters go; client-go's recorder uses `default`. */
+  eventNamespace: string;
+  maxConflictRetries?: number;
+  now?: () => number;
+}
+
+export interface WriteOutcome {
+  wrote: { status: boolean; taints: boolean; event: boolean };
+  /** The Cluster as the last write returned it. */
+  cluster?: Cluster;
+  /** resourceVersions that writes replaced: a cache still holding one of them is behind our own write. */
+  staleVersions: string[];
+}
+
+export class ClusterWriter {
+  private readonly now: () => number;
+
+  constructor(private readonly options: ClusterWriterOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  private clusterPath(name: string): string {
+    return `${CLUSTERS_PATH}/${encodeURIComponent(name)}`;
+  }
+
+  private async patch(name: string, subresource: '' | '/status', body: object, kind: string): Promise<Cluster> {
+    try {
+      const out = await this.options.api.request<Cluster>('PATCH', `${this.clusterPath(name)}${subresource}`, {
+        body,
+        query: { fieldManager: FIELD_MANAGER },
+      });
+      this.options.metrics.writes.inc({ kind, outcome: 'ok' });
+      return out;
+    } catch (err) {
+      this.options.metrics.writes.inc({ kind, outcome: isStatus(err, 409) ? 'conflict' : 'error' });
+      throw err;
+    }
+  }
+
+  /**
+   * Brings `cluster` (the cached copy; re-read on conflict) to `desired`. Resolves with what was written; rejects on an
+   * error other than a conflict or a Cluster gone (the work queue retries it with backoff).
+   */
+  async apply(cluster: Cluster, desired: Desired): Promise<WriteOutcome> {
+    const wrote = { status: false, taints: false, event: false };
+    const staleVersions: string[] = [];
+    const retries = this.options.maxConflictRetries ?? 5;
+    let current: Cluster = cluster;
+    const name = cluster.metadata?.name ?? '';
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const plan = planCluster(current, desired, this.options.taintEffect, this.now());
+        if (plan.status !== undefined) {
+          staleVersions.push(current.metadata?.resourceVersion ?? '');
+          current = await this.patch(
+            name,
+            '/status',
+            {
+              metadata: { resourceVersion: current.metadata?.resourceVersion },
+              status: { conditions: plan.status.conditions },
+            },
+            'status',
+          );
+          wrote.status = true;
+          this.options.log.info(
+            {
+              cluster: name,
+              condition: plan.status.change?.to.status ?? 'removed',
+              reason: plan.status.change?.to.reason,
+            },
+            'Healthy condition written',
+          );
+          // Told at once: should the taint write fail, the retry finds the condition written and no change to tell.
+          if (plan.status.change !== undefined) wrote.event = await this.recordEvent(current, plan.status.change);
+        }
+        const taints =
+          plan.status === undefined
+            ? plan.taints
+            : planCluster(current, desired, this.options.taintEffect, this.now()).taints;
+        if (taints !== undefined) {
+          staleVersions.push(current.metadata?.resourceVersion ?? '');
+          current = await this.patch(
+            name,
+            '',
+            { metadata: { resourceVersion: current.metadata?.resourceVersion }, spec: { taints } },
+            'taints',
+          );
+          wrote.taints = true;
+          this.options.log.info(
+            { cluster: name, tainted: taints.some((t) => t.key === UNHEALTHY_TAINT_KEY) },
+            'taints written',
+          );
+        }
+        break;
+      } catch (err) {
+        if (isStatus(err, 404)) return { wrote, staleVersions };
+        if (!isStatus(err, 409) || attempt >= retries) throw err;
+        current = await this.options.api.request<Cluster>('GET', this.clusterPath(name));
+      }
+    }
+    return { wrote, cluster: current, staleVersions };
+  }
+
+  /** Best effort, as client-go's recorder: a lost Event is logged, never retried into a duplicate. */
+  private async recordEvent(cluster: Cluster, change: StatusChange): Promise<boolean> {
+    const e = eventFor(change);
+    const name = cluster.metadata?.name ?? '';
+    const ts = rfc3339(this.now());
+    try {
+      await this.options.api.request('POST', `/api/v1/namespaces/${this.options.eventNamespace}/events`, {
+        body: {
+          apiVersion: 'v1',
+          kind: 'Event',
+          metadata: { generateName: `${name}.`, namespace: this.options.eventNamespace },
+          involvedObject: {
+            apiVersion: API_VERSION,
+            kind: KIND,
+            name,
+            uid: cluster.metadata?.uid,
+            resourceVersion: cluster.metadata?.resourceVersion,
+          },
+          reason: e.reason,
+          message: e.message,
+          type: e.type,
+          source: { component: FIELD_MANAGER, host: this.options.identity },
+          firstTimestamp: ts,
+          lastTimestamp: ts,
+          count: 1,
+          reportingComponent: FIELD_MANAGER,
+          reportingInstance: this.options.identity,
+        },
+      });
+      this.options.metrics.writes.inc({ kind: 'event', outcome: 'ok' });
+      return true;
+    } catch (err) {
+      this.options.metrics.writes.inc({ kind: 'event', outcome: 'error' });
+      this.options.log.warn(
+        { cluster: name, reason: e.reason, err: err instanceof Error ? err.message : String(err) },
+        'could not record Event',
+      );
+      return false;
+    }
+  }
+}

@@ -1,0 +1,155 @@
+// What a Cluster should carry for a probe state: the Healthy condition and the cluster.karmada.io/unhealthy taint, and
+// the smallest change from what it carries now (undefined when nothing differs, so a steady state writes nothing).
+// Pure: no I/O, no clock (the caller hands `now` in). Only the Healthy condition and our taint key are ever touched.
+import { UNHEALTHY_TAINT_KEY, type Cluster, type Condition, type Taint } from '../schema/index.js';
+import type { ProbeOutcome, WorkerState } from '../probe/index.js';
+
+export const HEALTHY_CONDITION = 'Healthy';
+export const TAINT_EFFECTS = ['NoSchedule', 'NoExecute', 'none'] as const;
+export type TaintEffectOption = (typeof TAINT_EFFECTS)[number];
+
+export const REASONS: Readonly<Record<ProbeOutcome, string>> = Object.freeze({
+  success: 'LivenessProbeSucceeded',
+  failure: 'LivenessProbeFailed',
+  error: 'LivenessProbeError',
+});
+const OUR_REASONS = new Set(Object.values(REASONS));
+const STATUS: Readonly<Record<ProbeOutcome, Condition['status']>> = {
+  success: 'True',
+  failure: 'False',
+  error: 'Unknown',
+};
+
+/**
+ * keep: no result yet, no opinion (a restart must not rewrite what is there). absent: the Cluster has no probe (or is
+ * not ours to probe any more): our condition and taint go. state: the probe's current state and the message of the
+ * result that made it so.
+ */
+export type Desired = { kind: 'keep' } | { kind: 'absent' } | { kind: 'state'; state: ProbeOutcome; message: string };
+
+/** Kubernetes' RFC 3339 timestamps carry whole seconds. */
+export function rfc3339(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/** The worker state a Cluster's current Healthy condition stands for, so a restarted reconciler resumes from it. */
+export function stateFromConditions(conditions: readonly Condition[] | undefined): WorkerState {
+  const c = conditions?.find((x) => x.type === HEALTHY_CONDITION);
+  if (c === undefined || !OUR_REASONS.has(c.reason)) return 'unknown';
+  if (c.status === 'True') return 'success';
+  if (c.status === 'False') return 'failure';
+  return 'error';
+}
+
+export function conditionFor(state: ProbeOutcome, message: string, lastTransitionTime: string): Condition {
+  return {
+    type: HEALTHY_CONDITION,
+    status: STATUS[state],
+    reason: REASONS[state],
+    // The CRD bounds a message at 32768 characters.
+    message: message.length > 4096 ? `${message.slice(0, 4093)}...` : message,
+    lastTransitionTime,
+  };
+}
+
+export interface StatusChange {
+  from?: Condition;
+  to: Condition;
+}
+
+export interface StatusPlan {
+  conditions: Condition[];
+  /** Set when the Healthy condition changes status or reason: the transition an Event tells of. */
+  change?: StatusChange;
+}
+
+/** The conditions to write, or undefined when the Healthy condition already says what `desired` says. */
+export function planConditions(
+  current: readonly Condition[] | undefined,
+  desired: Desired,
+  nowMs: number,
+): StatusPlan | undefined {
+  const list = current ?? [];
+  const index = list.findIndex((c) => c.type === HEALTHY_CONDITION);
+  const existing = index >= 0 ? list[index] : undefined;
+  if (desired.kind === 'keep') return undefined;
+  if (desired.kind === 'absent') {
+    if (existing === undefined || !OUR_REASONS.has(existing.reason)) return undefined;
+    return { conditions: list.filter((_, i) => i !== index) };
+  }
+  const status = STATUS[desired.state];
+  const reason = REASONS[desired.state];
+  // Status and reason decide; a different message alone (a restart lost it) is not worth a write.
+  if (existing !== undefined && existing.status === status && existing.reason === reason) return undefined;
+  const to = conditionFor(
+    desired.state,
+    desired.message,
+    existing !== undefined && existing.status === status ? existing.lastTransitionTime : rfc3339(nowMs),
+  );
+  const conditions = index >= 0 ? list.map((c, i) => (i === index ? to : c)) : [...list, to];
+  return { conditions, change: { ...(existing !== undefined ? { from: existing } : {}), to } };
+}
+
+/** Whether `desired` wants our taint on the Cluster. */
+export function wantsTaint(desired: Desired, effect: TaintEffectOption): boolean | undefined {
+  if (desired.kind === 'keep') return undefined;
+  return desired.kind === 'state' && desired.state === 'failure' && effect !== 'none';
+}
+
+/**
+ * The taints to write, or undefined when they are already right. Others' taints stay as they are and where they are;
+ * we own the key cluster.karmada.io/unhealthy only (one taint with it, with the configured effect).
+ */
+export function planTaints(
+  current: readonly Taint[] | undefined,
+  desired: Desired,
+  effect: TaintEffectOption,
+  nowMs: number,
+): Taint[] | undefined {
+  const want = wantsTaint(desired, effect);
+  if (want === undefined) return undefined;
+  const list = current ?? [];
+  const ours = list.filter((t) => t.key === UNHEALTHY_TAINT_KEY);
+  if (!want) return ours.length === 0 ? undefined : list.filter((t) => t.key !== UNHEALTHY_TAINT_KEY);
+  if (ours.length === 1 && ours[0]!.effect === effect) return undefined;
+  const taint: Taint = { key: UNHEALTHY_TAINT_KEY, effect: effect as Taint['effect'], timeAdded: rfc3339(nowMs) };
+  const out: Taint[] = [];
+  let placed = false;
+  for (const t of list) {
+    if (t.key !== UNHEALTHY_TAINT_KEY) out.push(t);
+    else if (!placed) {
+      out.push(taint);
+      placed = true;
+    }
+  }
+  if (!placed) out.push(taint);
+  return out;
+}
+
+/** The taint and condition plan for one Cluster together; both undefined means: write nothing. */
+export function planCluster(
+  cluster: Cluster,
+  desired: Desired,
+  effect: TaintEffectOption,
+  nowMs: number,
+): { status?: StatusPlan; taints?: Taint[] } {
+  const status = planConditions(cluster.status?.conditions, desired, nowMs);
+  const taints = planTaints(cluster.spec?.taints, desired, effect, nowMs);
+  return { ...(status !== undefined ? { status } : {}), ...(taints !== undefined ? { taints } : {}) };
+}
+
+/** The Event a status change is told with: Normal on recovery, Warning otherwise. */
+export function eventFor(change: StatusChange): { type: 'Normal' | 'Warning'; reason: string; message: string } {
+  const to = change.to;
+  const verb =
+    to.status === 'True'
+      ? 'liveness probe succeeded'
+      : to.status === 'False'
+        ? 'liveness probe failed'
+        : 'liveness probe cannot run';
+  return {
+    type: to.status === 'True' ? 'Normal' : 'Warning',
+    reason: to.reason,
+    message: `${verb}: ${to.message}`.slice(0, 1024),
+  };
+}

@@ -1,0 +1,249 @@
+// A small Kubernetes REST client: JSON requests and streaming watches over node:https, with the credentials that
+// @kubernetes/client-node's KubeConfig resolves (certificates, tokens, exec plugins) and a client-side rate limit.
+// Status codes stay visible (409, 410, 404 drive the reconciler), which the generated clients hide. Knows no resource.
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
+import { createInterface } from 'node:readline';
+import type { KubeConfig } from '@kubernetes/client-node';
+
+/** A non-2xx answer of the apiserver, with its Status reason when it sent one. */
+export class KubeApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly reason: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'KubeApiError';
+  }
+}
+
+export function isStatus(err: unknown, status: number): boolean {
+  return err instanceof KubeApiError && err.status === status;
+}
+
+export interface WatchEvent<T> {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+  object: T;
+}
+
+export interface RequestOptionsIn {
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  /** Content type of the body; JSON merge patch for PATCH unless told. */
+  contentType?: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** Anything that can call the Kubernetes API: the real client, or a test double. */
+export interface KubeApi {
+  request<T>(method: string, path: string, options?: RequestOptionsIn): Promise<T>;
+  /** Streams watch events until the server ends the watch (resolves) or it fails (rejects); ERROR 410 rejects. */
+  watch<T>(
+    path: string,
+    query: Record<string, string | number | boolean | undefined>,
+    onEvent: (event: WatchEvent<T>) => void,
+    signal: AbortSignal,
+  ): Promise<void>;
+}
+
+/** A token bucket: `qps` requests a second on average, `burst` at once. */
+export class RateLimiter {
+  private tokens: number;
+  private last = performance.now();
+  private queue: (() => void)[] = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly qps: number,
+    private readonly burst: number,
+  ) {
+    this.tokens = burst;
+  }
+
+  take(): Promise<void> {
+    if (this.qps <= 0) return Promise.resolve();
+    this.refill();
+    if (this.queue.length === 0 && this.tokens >= 1) {
+      this.tokens -= 1;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      this.queue.push(resolve);
+      this.arm();
+    });
+  }
+
+  private refill(): void {
+    const now = performance.now();
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.qps);
+    this.last = now;
+  }
+
+  private arm(): void {
+    if (this.timer !== undefined) return;
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.refill();
+        while (this.queue.length > 0 && this.tokens >= 1) {
+          this.tokens -= 1;
+          this.queue.shift()!();
+        }
+        if (this.queue.length > 0) this.arm();
+      },
+      Math.max(1, Math.ceil(1000 / this.qps)),
+    );
+    this.timer.unref();
+  }
+}
+
+export interface KubeClientOptions {
+  qps?: number;
+  burst?: number;
+  userAgent?: string;
+  /** Default bound of a non-watch request. */
+  timeoutMs?: number;
+}
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+function encodeQuery(query: Query | undefined): string {
+  if (query === undefined) return '';
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(query))
+    if (v !== undefined) parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+  return parts.length === 0 ? '' : `?${parts.join('&')}`;
+}
+
+async function readBody(res: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of res) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function apiError(status: number, body: string, what: string): KubeApiError {
+  let reason = '';
+  let message = body.slice(0, 500);
+  try {
+    const s = JSON.parse(body) as { reason?: unknown; message?: unknown };
+    if (typeof s.reason === 'string') reason = s.reason;
+    if (typeof s.message === 'string') message = s.message;
+  } catch {
+    // not a Status
+  }
+  return new KubeApiError(status, reason, `${what}: ${status}${reason !== '' ? ` ${reason}` : ''}: ${message}`);
+}
+
+export class KubeClient implements KubeApi {
+  private readonly base: URL;
+  private readonly limiter: RateLimiter;
+  private readonly agent: HttpsAgent | HttpAgent;
+  private readonly userAgent: string;
+  private readonly timeoutMs: number;
+
+  constructor(
+    private readonly kubeConfig: KubeConfig,
+    options: KubeClientOptions = {},
+  ) {
+    const cluster = kubeConfig.getCurrentCluster();
+    if (cluster === null) throw new Error('kubeconfig: no current cluster; set current-context or pass --kubeconfig');
+    this.base = new URL(cluster.server);
+    this.limiter = new RateLimiter(options.qps ?? 100, options.burst ?? 200);
+    this.agent =
+      this.base.protocol === 'http:'
+        ? new HttpAgent({ keepAlive: true, maxSockets: 64 })
+        : new HttpsAgent({ keepAlive: true, maxSockets: 64 });
+    this.userAgent = options.userAgent ?? 'cluster-probe-reconciler';
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+  }
+
+  get server(): string {
+    return this.base.href;
+  }
+
+  /** Closes idle keep-alive connections. */
+  close(): void {
+    this.agent.destroy();
+  }
+
+  private async options(method: string, path: string, query: Query | undefined): Promise<RequestOptions> {
+    const opts: RequestOptions = { headers: {} };
+    await this.kubeConfig.applyToHTTPSOptions(opts);
+    const prefix = this.base.pathname.replace(/\/+$/, '');
+    return {
+      ...opts,
+      method,
+      protocol: this.base.protocol,
+      hostname: this.base.hostname.replace(/^\[|\]$/g, ''),
+      port: this.base.port === '' ? undefined : Number(this.base.port),
+      path: `${prefix}${path}${encodeQuery(query)}`,
+      agent: this.agent,
+      headers: { ...opts.headers, 'user-agent': this.userAgent, accept: 'application/json' },
+    };
+  }
+
+  private send(opts: RequestOptions, body: string | undefined, signal: AbortSignal): Promise<IncomingMessage> {
+    return new Promise((resolve, reject) => {
+      const req = (this.base.protocol === 'http:' ? httpRequest : httpsRequest)({ ...opts, signal }, resolve);
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  async request<T>(method: string, path: string, options: RequestOptionsIn = {}): Promise<T> {
+    await this.limiter.take();
+    const opts = await this.options(method, path, options.query);
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      opts.headers = {
+        ...opts.headers,
+        'content-type':
+          options.contentType ?? (method === 'PATCH' ? 'application/merge-patch+json' : 'application/json'),
+        'content-length': Buffer.byteLength(body),
+      };
+    }
+    const timeout = AbortSignal.timeout(options.timeoutMs ?? this.timeoutMs);
+    const signal = options.signal !== undefined ? AbortSignal.any([options.signal, timeout]) : timeout;
+    const what = `${method} ${path}`;
+    const res = await this.send(opts, body, signal);
+    const text = await readBody(res);
+    const status = res.statusCode ?? 0;
+    if (status < 200 || status >= 300) throw apiError(status, text, what);
+    return (text === '' ? {} : JSON.parse(text)) as T;
+  }
+
+  async watch<T>(
+    path: string,
+    query: Query,
+    onEvent: (event: WatchEvent<T>) => void,
+    signal: AbortSignal,
+  ): Promise<void> {
+    await this.limiter.take();
+    const opts = await this.options('GET', path, { ...query, watch: 'true' });
+    const serverTimeout = typeof query.timeoutSeconds === 'number' ? query.timeoutSeconds : 300;
+    // A watch that goes silent past the server's own timeout (a half-open connection) is cut here.
+    const stall = AbortSignal.timeout((serverTimeout + 30) * 1000);
+    const res = await this.send(opts, undefined, AbortSignal.any([signal, stall]));
+    const status = res.statusCode ?? 0;
+    if (status !== 200) throw apiError(status, await readBody(res), `watch ${path}`);
+    const lines = createInterface({ input: res, crlfDelay: Infinity });
+    for await (const line of lines) {
+      if (line.trim() === '') continue;
+      const event = JSON.parse(line) as WatchEvent<T>;
+      if (event.type === 'ERROR') {
+        const s = event.object as { code?: unknown; reason?: unknown; message?: unknown };
+        const code = typeof s.code === 'number' ? s.code : 500;
+        throw new KubeApiError(
+          code,
+          typeof s.reason === 'string' ? s.reason : '',
+          `watch ${path}: ${String(s.message)}`,
+        );
+      }
+      onEvent(event);
+    }
+    if (signal.aborted) return;
+  }
+}

@@ -1,0 +1,206 @@
+// Leader election on a coordination.k8s.io/v1 Lease, as client-go's leaderelection does it: acquire or renew every
+// retry period with optimistic concurrency, treat a lease as expired when its record has not changed for the lease
+// duration on our own clock (no trust in others' clocks), give up leadership when renewal fails past the deadline,
+// and release (empty holder) on a clean stop so a follower takes over at once.
+import { isStatus, type KubeApi } from './kube-client.js';
+
+interface LeaseSpec {
+  holderIdentity?: string;
+  leaseDurationSeconds?: number;
+  acquireTime?: string;
+  renewTime?: string;
+  leaseTransitions?: number;
+}
+
+interface Lease {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: { name?: string; namespace?: string; resourceVersion?: string };
+  spec?: LeaseSpec;
+}
+
+export interface LeaderElectionLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface LeaderElectorOptions {
+  api: KubeApi;
+  namespace: string;
+  name: string;
+  identity: string;
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
+  onStartedLeading: () => void;
+  /** Called when leadership is lost (not on a stop). */
+  onStoppedLeading: () => void;
+  onWrite?: (outcome: 'ok' | 'conflict' | 'error') => void;
+  log: LeaderElectionLog;
+}
+
+/** MicroTime: RFC 3339 with six fractional digits. */
+export function microTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+export class LeaderElector {
+  private leading = false;
+  private observedRecord = '';
+  private observedAt = 0;
+  private lastRenew = 0;
+  private current: Lease | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+  private readonly leaseDurationMs: number;
+  private readonly renewDeadlineMs: number;
+  private readonly retryPeriodMs: number;
+
+  constructor(private readonly options: LeaderElectorOptions) {
+    this.leaseDurationMs = options.leaseDurationMs ?? 15_000;
+    this.renewDeadlineMs = options.renewDeadlineMs ?? Math.round((this.leaseDurationMs * 2) / 3);
+    this.retryPeriodMs = options.retryPeriodMs ?? Math.max(200, Math.round(this.leaseDurationMs / 7.5));
+    if (this.renewDeadlineMs >= this.leaseDurationMs)
+      throw new Error('leader election: renew deadline must be shorter than the lease duration');
+  }
+
+  get isLeader(): boolean {
+    return this.leading;
+  }
+
+  private get path(): string {
+    return `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(this.options.namespace)}/leases`;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.tick();
+  }
+
+  private tick = (): void => {
+    if (this.stopped) return;
+    this.running = this.tryAcquireOrRenew()
+      .catch((err: unknown) => {
+        this.options.log.warn(
+          { lease: this.options.name, err: err instanceof Error ? err.message : String(err) },
+          'lease update failed',
+        );
+      })
+      .finally(() => {
+        if (this.leading && performance.now() - this.lastRenew > this.renewDeadlineMs) {
+          this.leading = false;
+          this.options.log.warn({ lease: this.options.name, identity: this.options.identity }, 'leadership lost');
+          this.options.onStoppedLeading();
+        }
+        if (!this.stopped)
+          this.timer = setTimeout(this.tick, this.retryPeriodMs * (this.leading ? 1 : 1 + Math.random() * 0.2));
+      });
+  };
+
+  private async write(method: 'POST' | 'PUT', lease: Lease): Promise<Lease> {
+    const path = method === 'POST' ? this.path : `${this.path}/${encodeURIComponent(this.options.name)}`;
+    try {
+      const out = await this.options.api.request<Lease>(method, path, { body: lease, timeoutMs: this.renewDeadlineMs });
+      this.options.onWrite?.('ok');
+      return out;
+    } catch (err) {
+      this.options.onWrite?.(isStatus(err, 409) ? 'conflict' : 'error');
+      throw err;
+    }
+  }
+
+  private spec(previous: LeaseSpec | undefined, now: number): LeaseSpec {
+    const mine = previous?.holderIdentity === this.options.identity;
+    return {
+      holderIdentity: this.options.identity,
+      leaseDurationSeconds: Math.max(1, Math.round(this.leaseDurationMs / 1000)),
+      acquireTime: mine && previous?.acquireTime !== undefined ? previous.acquireTime : microTime(now),
+      renewTime: microTime(now),
+      leaseTransitions: (previous?.leaseTransitions ?? 0) + (mine ? 0 : 1),
+    };
+  }
+
+  private becameLeader(): void {
+    this.lastRenew = performance.now();
+    if (!this.leading) {
+      this.leading = true;
+      this.options.log.info({ lease: this.options.name, identity: this.options.identity }, 'leadership acquired');
+      this.options.onStartedLeading();
+    }
+  }
+
+  private async tryAcquireOrRenew(): Promise<void> {
+    const now = Date.now();
+    let lease: Lease;
+    try {
+      lease = await this.options.api.request<Lease>('GET', `${this.path}/${encodeURIComponent(this.options.name)}`, {
+        timeoutMs: this.renewDeadlineMs,
+      });
+    } catch (err) {
+      if (!isStatus(err, 404)) throw err;
+      this.current = await this.write('POST', {
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: { name: this.options.name, namespace: this.options.namespace },
+        spec: { ...this.spec(undefined, now), leaseTransitions: 0 },
+      });
+      this.becameLeader();
+      return;
+    }
+    const spec = lease.spec ?? {};
+    const record = JSON.stringify([spec.holderIdentity, spec.renewTime, spec.leaseDurationSeconds]);
+    if (record !== this.observedRecord) {
+      this.observedRecord = record;
+      this.observedAt = performance.now();
+    }
+    const holder = spec.holderIdentity ?? '';
+    const durationMs = (spec.leaseDurationSeconds ?? Math.round(this.leaseDurationMs / 1000)) * 1000;
+    if (holder !== '' && holder !== this.options.identity && performance.now() - this.observedAt < durationMs) {
+      if (this.leading) {
+        this.leading = false;
+        this.options.onStoppedLeading();
+      }
+      return;
+    }
+    try {
+      this.current = await this.write('PUT', { ...lease, spec: this.spec(spec, now) });
+    } catch (err) {
+      if (isStatus(err, 409)) return;
+      throw err;
+    }
+    const s = this.current.spec ?? {};
+    this.observedRecord = JSON.stringify([s.holderIdentity, s.renewTime, s.leaseDurationSeconds]);
+    this.observedAt = performance.now();
+    this.becameLeader();
+  }
+
+  /** Stops campaigning; when leading, releases the lease so a follower takes over without waiting for it to expire. */
+  async stop(release = true): Promise<void> {
+    this.stopped = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    await this.running;
+    if (!this.leading) return;
+    this.leading = false;
+    if (!release || this.current === undefined) return;
+    const now = Date.now();
+    try {
+      await this.write('PUT', {
+        ...this.current,
+        spec: {
+          ...this.current.spec,
+          holderIdentity: '',
+          leaseDurationSeconds: 1,
+          renewTime: microTime(now),
+          acquireTime: microTime(now),
+        },
+      });
+      this.options.log.info({ lease: this.options.name, identity: this.options.identity }, 'lease released');
+    } catch (err) {
+      this.options.log.warn(
+        { lease: this.options.name, err: err instanceof Error ? err.message : String(err) },
+        'could not release the lease',
+      );
+    }
+  }
+}

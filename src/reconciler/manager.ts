@@ -1,0 +1,329 @@
+// The manager owns the workers: one probe target per Cluster in the scheduler of src/probe (which owns thresholds and
+// timing), added, replaced when the probe changes, removed when the Cluster goes. Transitions and Cluster changes queue
+// a level-triggered reconcile: read desired (the worker's state) and current (the cache), write only the difference.
+import {
+  ProbeScheduler,
+  handlerOf,
+  runProbe,
+  type Clock,
+  type HandlerName,
+  type LivenessProbe,
+  type ProbeContext,
+  type ProbeResult,
+  type WorkerState,
+} from '../probe/index.js';
+import type { Cluster } from '../schema/index.js';
+import { CLUSTERS_PATH, ClusterWriter, type WriteOutcome } from './cluster-writer.js';
+import { stateFromConditions, type Desired, type TaintEffectOption } from './desired-state.js';
+import { Informer } from './informer.js';
+import type { KubeApi } from './kube-client.js';
+import type { ReconcilerMetrics } from './metrics.js';
+import { probeSourceOf, type ProbeSourceKind } from './probe-source.js';
+import { SecretStore } from './secret-store.js';
+import { ownsCluster, type Shard } from './shard.js';
+import { WorkQueue } from './work-queue.js';
+
+export interface ManagerLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  debug(obj: object, msg: string): void;
+}
+
+export interface ManagerOptions {
+  api: KubeApi;
+  taintEffect: TaintEffectOption;
+  metrics: ReconcilerMetrics;
+  log: ManagerLog;
+  identity: string;
+  eventNamespace?: string;
+  shard?: Shard;
+  /** Pull mode: only this Cluster (the informer is narrowed to it with a field selector). */
+  clusterName?: string;
+  probeConcurrency?: number;
+  writeConcurrency?: number;
+  /** Full relist (and reconcile of every Cluster) period; default 10 minutes. */
+  resyncMs?: number;
+  clock?: Clock;
+  random?: () => number;
+  denyList?: readonly string[];
+  /** How long a probe waits for the Secret list before it reports the credentials unavailable. */
+  credentialsWaitMs?: number;
+}
+
+interface Entry {
+  source: ProbeSourceKind;
+  /** What the worker was built from; a change replaces the worker. */
+  fingerprint?: string;
+  configError?: string;
+  handler?: HandlerName;
+  /** The message of the result behind the last transition. */
+  message?: string;
+}
+
+/** Strips what the reconciler never reads (managedFields can be most of an object). */
+function slim(cluster: Cluster): Cluster {
+  if (cluster.metadata === undefined || !('managedFields' in cluster.metadata)) return cluster;
+  const { managedFields: _drop, ...metadata } = cluster.metadata;
+  return { ...cluster, metadata };
+}
+
+export class ClusterManager {
+  readonly informer: Informer<Cluster>;
+  private readonly scheduler: ProbeScheduler;
+  private readonly queue: WorkQueue;
+  private readonly secrets: SecretStore;
+  private readonly writer: ClusterWriter;
+  private readonly entries = new Map<string, Entry>();
+  /** Our last write per Cluster, until the cache has caught up with it. */
+  private readonly written = new Map<string, { staleVersions: Set<string>; cluster: Cluster }>();
+  private stopped = false;
+
+  constructor(private readonly options: ManagerOptions) {
+    const { metrics, log } = options;
+    this.informer = new Informer<Cluster>({
+      api: options.api,
+      path: CLUSTERS_PATH,
+      resource: 'clusters',
+      transform: slim,
+      ...(options.clusterName !== undefined ? { fieldSelector: `metadata.name=${options.clusterName}` } : {}),
+      ...(options.resyncMs !== undefined ? { resyncMs: options.resyncMs } : {}),
+      onRestart: (reason, err) => {
+        metrics.watchRestarts.inc({ resource: 'clusters', reason });
+        if (reason !== 'resync')
+          log.warn(
+            { resource: 'clusters', reason, err: err instanceof Error ? err.message : String(err) },
+            'watch restarted',
+          );
+      },
+    });
+    this.informer.addHandlers({
+      onAdd: (c) => this.upsert(c),
+      onUpdate: (_old, c) => this.upsert(c),
+      onDelete: (c) => this.deleted(c),
+      onSync: () => {
+        metrics.clusters.set(this.informer.size);
+        for (const name of this.entries.keys()) this.queue.add(name);
+      },
+    });
+    this.secrets = new SecretStore({
+      api: options.api,
+      ...(options.resyncMs !== undefined ? { resyncMs: options.resyncMs } : {}),
+      onRestart: (reason, err) => {
+        metrics.watchRestarts.inc({ resource: 'secrets', reason });
+        if (reason !== 'resync')
+          log.warn(
+            { resource: 'secrets', reason, err: err instanceof Error ? err.message : String(err) },
+            'watch restarted',
+          );
+      },
+    });
+    this.writer = new ClusterWriter({
+      api: options.api,
+      taintEffect: options.taintEffect,
+      metrics,
+      log,
+      identity: options.identity,
+      eventNamespace: options.eventNamespace ?? 'default',
+    });
+    this.queue = new WorkQueue({
+      concurrency: options.writeConcurrency ?? 16,
+      handler: (name) => this.reconcile(name),
+      onError: (name, err, attempt) =>
+        log.warn(
+          { cluster: name, attempt, err: err instanceof Error ? err.message : String(err) },
+          'reconcile failed; retrying',
+        ),
+    });
+    this.scheduler = new ProbeScheduler({
+      concurrency: options.probeConcurrency ?? 256,
+      ...(options.clock !== undefined ? { clock: options.clock } : {}),
+      ...(options.random !== undefined ? { random: options.random } : {}),
+      onResult: (name, result) => {
+        metrics.probeResults.inc({ result: result.result });
+        metrics.probeDuration.observe({ handler: this.entries.get(name)?.handler ?? 'none' }, result.durationMs / 1000);
+      },
+      onStart: (_name, lateMs) => metrics.probeLateness.observe(Math.max(0, lateMs) / 1000),
+      onTransition: (name, t) => {
+        metrics.transitions.inc({ to: t.to });
+        const entry = this.entries.get(name);
+        if (entry !== undefined) entry.message = t.result.message;
+        log.info(
+          { cluster: name, from: t.from, to: t.to, consecutive: t.consecutive, message: t.result.message },
+          'probe transition',
+        );
+        this.queue.add(name);
+      },
+    });
+  }
+
+  /** True once the Clusters are listed. */
+  get ready(): boolean {
+    return this.informer.hasSynced;
+  }
+
+  get workers(): number {
+    return this.scheduler.size;
+  }
+
+  /** The worker state of a Cluster, for tests and debugging. */
+  stateOf(name: string): WorkerState | undefined {
+    return this.entries.get(name)?.configError !== undefined ? 'error' : this.scheduler.stateOf(name);
+  }
+
+  start(): void {
+    this.informer.start();
+  }
+
+  /** Resolves when no reconcile is queued or running. */
+  idle(): Promise<void> {
+    return this.queue.idle();
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    const n = this.scheduler.size;
+    await this.informer.stop();
+    await this.scheduler.stop();
+    await this.queue.stop();
+    await this.secrets.stop();
+    if (n > 0) this.options.metrics.workersStopped.inc({ reason: 'shutdown' }, n);
+    this.options.metrics.workers.set(0);
+    this.options.log.info({ workers: n }, 'workers stopped');
+  }
+
+  private owns(name: string): boolean {
+    if (this.options.clusterName !== undefined && name !== this.options.clusterName) return false;
+    return ownsCluster(name, this.options.shard);
+  }
+
+  private stopWorker(name: string, reason: string): void {
+    if (this.scheduler.remove(name)) {
+      this.options.metrics.workersStopped.inc({ reason });
+      this.options.metrics.workers.set(this.scheduler.size);
+      this.options.log.info({ cluster: name, reason }, 'worker stopped');
+    }
+  }
+
+  private deleted(cluster: Cluster): void {
+    const name = cluster.metadata?.name ?? '';
+    this.options.metrics.clusters.set(this.informer.size);
+    this.stopWorker(name, 'deleted');
+    this.entries.delete(name);
+    this.written.delete(name);
+    this.queue.forget(name);
+  }
+
+  private upsert(cluster: Cluster): void {
+    if (this.stopped) return;
+    const name = cluster.metadata?.name ?? '';
+    this.options.metrics.clusters.set(this.informer.size);
+    if (!this.owns(name)) {
+      this.stopWorker(name, 'not-owned');
+      this.entries.delete(name);
+      return;
+    }
+    const source = probeSourceOf(cluster);
+    const entry = this.entries.get(name);
+    if (source.kind === 'none') {
+      this.stopWorker(name, 'probe-removed');
+      this.entries.set(name, { source: 'none' });
+    } else if ('error' in source) {
+      const fingerprint = `error:${source.error}`;
+      if (entry?.fingerprint !== fingerprint) {
+        this.stopWorker(name, 'probe-invalid');
+        this.entries.set(name, { source: source.kind, fingerprint, configError: source.error, message: source.error });
+        this.options.log.warn({ cluster: name, source: source.kind, error: source.error }, 'probe cannot be built');
+      }
+    } else {
+      const spec = cluster.spec ?? ({} as Cluster['spec']);
+      const which = handlerOf(source.probe);
+      const handler = which.ok ? which.name : undefined;
+      const secretRef = handler === 'apiServer' ? spec.secretRef : undefined;
+      const fingerprint = JSON.stringify([
+        source.probe,
+        spec.apiEndpoint ?? null,
+        spec.insecureSkipTLSVerification === true,
+        secretRef ?? null,
+      ]);
+      if (entry?.fingerprint !== fingerprint) {
+        const initial: WorkerState =
+          this.scheduler.stateOf(name) ??
+          (entry?.configError !== undefined ? 'error' : stateFromConditions(cluster.status?.conditions));
+        if (secretRef !== undefined) this.secrets.watchNamespace(secretRef.namespace);
+        this.scheduler.add(name, source.probe, this.runner(source.probe, spec, secretRef), { initial });
+        this.entries.set(name, {
+          source: source.kind,
+          fingerprint,
+          ...(handler !== undefined ? { handler } : {}),
+          ...(entry?.message !== undefined ? { message: entry.message } : {}),
+        });
+        this.options.metrics.workers.set(this.scheduler.size);
+        this.options.log.info(
+          { cluster: name, source: source.kind, handler, initial, replaced: entry?.fingerprint !== undefined },
+          entry?.fingerprint !== undefined ? 'worker replaced' : 'worker started',
+        );
+      }
+    }
+    this.queue.add(name);
+    this.options.metrics.queueDepth.set(this.queue.length);
+  }
+
+  private runner(
+    probe: LivenessProbe,
+    spec: Cluster['spec'],
+    secretRef: { namespace: string; name: string } | undefined,
+  ): (signal: AbortSignal) => Promise<ProbeResult> {
+    const base: ProbeContext = {
+      ...(spec.apiEndpoint !== undefined ? { apiEndpoint: spec.apiEndpoint } : {}),
+      ...(spec.insecureSkipTLSVerification !== undefined
+        ? { insecureSkipTLSVerify: spec.insecureSkipTLSVerification }
+        : {}),
+      ...(this.options.denyList !== undefined ? { denyList: this.options.denyList } : {}),
+    };
+    const waitMs = this.options.credentialsWaitMs ?? 10_000;
+    return async (signal) => {
+      const ctx: ProbeContext = { ...base, signal };
+      if (secretRef !== undefined) {
+        // Read at every run from the watched cache: a rotated token is used from the next run on.
+        const found = await this.secrets.credentials(secretRef.namespace, secretRef.name, waitMs);
+        if (!found.ok) return { result: 'error', message: found.message, durationMs: 0 };
+        ctx.credentials = found.credentials;
+      }
+      return runProbe(probe, ctx);
+    };
+  }
+
+  private desiredFor(name: string): Desired | undefined {
+    const entry = this.entries.get(name);
+    if (entry === undefined) return undefined;
+    if (entry.source === 'none') return { kind: 'absent' };
+    if (entry.configError !== undefined) return { kind: 'state', state: 'error', message: entry.configError };
+    const state = this.scheduler.stateOf(name) ?? 'unknown';
+    if (state === 'unknown') return { kind: 'keep' };
+    return { kind: 'state', state, message: entry.message ?? `liveness probe state: ${state}` };
+  }
+
+  /** Level-triggered: desired from the worker, current from the cache (or our newer write), the difference written. */
+  async reconcile(name: string): Promise<void> {
+    this.options.metrics.queueDepth.set(this.queue.length);
+    if (this.stopped || !this.owns(name)) return;
+    let cluster = this.informer.get(name);
+    if (cluster === undefined) return;
+    const desired = this.desiredFor(name);
+    if (desired === undefined || desired.kind === 'keep') return;
+    const mine = this.written.get(name);
+    if (mine !== undefined) {
+      if (mine.staleVersions.has(cluster.metadata?.resourceVersion ?? '')) cluster = mine.cluster;
+      else this.written.delete(name);
+    }
+    const before = cluster.metadata?.resourceVersion ?? '';
+    const out: WriteOutcome = await this.writer.apply(cluster, desired);
+    if ((out.wrote.status || out.wrote.taints) && out.cluster !== undefined) {
+      const stale = mine?.staleVersions ?? new Set<string>();
+      stale.add(before);
+      for (const v of out.staleVersions) stale.add(v);
+      this.written.set(name, { staleVersions: stale, cluster: out.cluster });
+    }
+  }
+}
