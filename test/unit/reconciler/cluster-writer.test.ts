@@ -1,0 +1,168 @@
+// The writer against an in-memory apiserver that enforces resourceVersion preconditions on merge patches: conflicts are
+// re-read and re-planned, others' concurrent taints survive, a steady Cluster costs no write, an Event per change.
+import { expect } from 'chai';
+import {
+  ClusterWriter,
+  KubeApiError,
+  createMetrics,
+  type Desired,
+  type KubeApi,
+  type ReconcilerMetrics,
+} from '../../../src/reconciler/index.js';
+import type { Cluster } from '../../../src/schema/index.js';
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+/** Enough of an apiserver for one Cluster: GET, merge PATCH (main and /status) with rv preconditions, POST events. */
+class FakeApi implements KubeApi {
+  cluster: Cluster;
+  rv = 1;
+  readonly calls: string[] = [];
+  readonly events: unknown[] = [];
+  /** Runs before the next PATCH is applied: another writer's change, racing ours. */
+  beforePatch: (() => void) | undefined;
+
+  constructor(cluster: Cluster) {
+    this.cluster = structuredClone(cluster);
+    this.cluster.metadata = { ...this.cluster.metadata, resourceVersion: '1', uid: 'u-1' };
+  }
+
+  bump(mutate: (c: Cluster) => void): void {
+    mutate(this.cluster);
+    this.rv++;
+    this.cluster.metadata!.resourceVersion = String(this.rv);
+  }
+
+  async request<T>(method: string, path: string, options: { body?: unknown; query?: Query } = {}): Promise<T> {
+    this.calls.push(`${method} ${path}`);
+    await Promise.resolve();
+    if (method === 'POST' && path.endsWith('/events')) {
+      this.events.push(options.body);
+      return {} as T;
+    }
+    if (method === 'GET') return structuredClone(this.cluster) as T;
+    if (method === 'PATCH') {
+      const hook = this.beforePatch;
+      this.beforePatch = undefined;
+      hook?.();
+      const body = options.body as { metadata?: { resourceVersion?: string }; spec?: object; status?: object };
+      if (body.metadata?.resourceVersion !== this.cluster.metadata?.resourceVersion)
+        throw new KubeApiError(409, 'Conflict', 'the object has been modified');
+      this.bump((c) => {
+        if (path.endsWith('/status')) c.status = { ...c.status, ...body.status };
+        else c.spec = { ...c.spec, ...body.spec };
+      });
+      return structuredClone(this.cluster) as T;
+    }
+    throw new Error(`unexpected ${method} ${path}`);
+  }
+
+  watch(): Promise<void> {
+    return Promise.reject(new Error('no watch here'));
+  }
+}
+
+const quiet = { info: () => undefined, warn: () => undefined };
+const failed: Desired = { kind: 'state', state: 'failure', message: 'HTTP probe failed with statuscode: 500' };
+const cluster: Cluster = {
+  metadata: { name: 'm1' },
+  spec: { syncMode: 'Push', taints: [{ key: 'example.com/maintenance', effect: 'NoSchedule' }] },
+};
+
+function writer(api: FakeApi, metrics: ReconcilerMetrics): ClusterWriter {
+  return new ClusterWriter({
+    api,
+    taintEffect: 'NoSchedule',
+    metrics,
+    log: quiet,
+    identity: 'test-replica',
+    eventNamespace: 'default',
+    now: () => Date.parse('2026-03-01T12:00:00Z'),
+  });
+}
+
+async function count(metrics: ReconcilerMetrics, labels: Partial<Record<'kind' | 'outcome', string>>): Promise<number> {
+  const m = await metrics.writes.get();
+  return m.values
+    .filter((v) => Object.entries(labels).every(([k, x]) => v.labels[k as 'kind' | 'outcome'] === x))
+    .reduce((a, v) => a + v.value, 0);
+}
+
+describe('reconciler cluster writer', () => {
+  it('writes the condition, its Event, then the taint, each guarded by the resourceVersion, and one Event', async () => {
+    const api = new FakeApi(cluster);
+    const metrics = createMetrics();
+    const out = await writer(api, metrics).apply(structuredClone(api.cluster), failed);
+    expect(out.wrote).to.deep.equal({ status: true, taints: true, event: true });
+    // The Event is told right after the condition is written, so a failed taint write cannot lose it on retry.
+    expect(api.calls).to.deep.equal([
+      'PATCH /apis/cluster.karmada.io/v1alpha1/clusters/m1/status',
+      'POST /api/v1/namespaces/default/events',
+      'PATCH /apis/cluster.karmada.io/v1alpha1/clusters/m1',
+    ]);
+    expect(api.cluster.spec.taints!.map((t) => t.key)).to.deep.equal([
+      'example.com/maintenance',
+      'cluster.karmada.io/unhealthy',
+    ]);
+    expect(api.cluster.status!.conditions![0]).to.include({ type: 'Healthy', status: 'False' });
+    expect(api.events).to.have.length(1);
+    expect(api.events[0]).to.deep.include({ reason: 'LivenessProbeFailed', type: 'Warning' });
+    expect(out.staleVersions).to.deep.equal(['1', '2']);
+  });
+
+  it('writes nothing for a Cluster already in the desired state', async () => {
+    const api = new FakeApi(cluster);
+    const metrics = createMetrics();
+    await writer(api, metrics).apply(structuredClone(api.cluster), failed);
+    api.calls.length = 0;
+    const again = await writer(api, metrics).apply(structuredClone(api.cluster), failed);
+    expect(again.wrote).to.deep.equal({ status: false, taints: false, event: false });
+    expect(api.calls).to.deep.equal([]);
+  });
+
+  it('re-reads on 409 and keeps a taint another controller added meanwhile', async () => {
+    const api = new FakeApi(cluster);
+    const metrics = createMetrics();
+    const stale = structuredClone(api.cluster);
+    await writer(api, metrics).apply(stale, { kind: 'state', state: 'success', message: 'ok' });
+    // Our cache is now behind; another controller adds its taint just before our taint patch lands.
+    const cached = structuredClone(api.cluster);
+    api.beforePatch = () =>
+      api.bump((c) => (c.spec.taints = [...(c.spec.taints ?? []), { key: 'other.io/drain', effect: 'NoExecute' }]));
+    const out = await writer(api, metrics).apply(cached, failed);
+    expect(out.wrote.taints).to.equal(true);
+    expect(api.cluster.spec.taints!.map((t) => t.key)).to.deep.equal([
+      'example.com/maintenance',
+      'other.io/drain',
+      'cluster.karmada.io/unhealthy',
+    ]);
+    expect(await count(metrics, { outcome: 'conflict' })).to.equal(1);
+    expect(api.events.filter((e) => (e as { reason: string }).reason === 'LivenessProbeFailed')).to.have.length(1);
+  });
+
+  it('gives up after the conflict retries and lets the queue retry later', async () => {
+    const api = new FakeApi(cluster);
+    const metrics = createMetrics();
+    let races = 0;
+    const race = (): void => {
+      races++;
+      api.bump((c) => (c.metadata!.labels = { n: String(races) }));
+      api.beforePatch = race;
+    };
+    api.beforePatch = race;
+    const w = new ClusterWriter({
+      api,
+      taintEffect: 'NoSchedule',
+      metrics,
+      log: quiet,
+      identity: 'r',
+      eventNamespace: 'default',
+      maxConflictRetries: 2,
+    });
+    let err: unknown;
+    await w.apply(structuredClone(api.cluster), failed).catch((e: unknown) => (err = e));
+    expect(err).to.be.instanceOf(KubeApiError);
+    expect((err as KubeApiError).status).to.equal(409);
+    expect(races).to.equal(3);
+  });
+});

@@ -1,0 +1,161 @@
+// What a probe state asks of a Cluster: the Healthy condition and the unhealthy taint, and the smallest change to get
+// there. Pure logic: no apiserver, no clock.
+import { expect } from 'chai';
+import {
+  eventFor,
+  planCluster,
+  planConditions,
+  planTaints,
+  stateFromConditions,
+  type Desired,
+} from '../../../src/reconciler/index.js';
+import type { Cluster, Condition, Taint } from '../../../src/schema/index.js';
+
+const NOW = Date.parse('2026-03-01T12:00:00.456Z');
+const failed: Desired = { kind: 'state', state: 'failure', message: 'HTTP probe failed with statuscode: 500' };
+const succeeded: Desired = { kind: 'state', state: 'success', message: 'HTTP probe succeeded' };
+const errored: Desired = { kind: 'state', state: 'error', message: 'Secret "karmada-cluster/m1" not found' };
+const ready: Condition = {
+  type: 'Ready',
+  status: 'True',
+  reason: 'ClusterReady',
+  message: 'cluster is healthy and ready to accept workloads',
+  lastTransitionTime: '2026-01-01T00:00:00Z',
+};
+const healthyTrue: Condition = {
+  type: 'Healthy',
+  status: 'True',
+  reason: 'LivenessProbeSucceeded',
+  message: 'HTTP probe succeeded',
+  lastTransitionTime: '2026-02-01T00:00:00Z',
+};
+const maintenance: Taint = { key: 'example.com/maintenance', value: 'planned', effect: 'NoSchedule' };
+const ours: Taint = { key: 'cluster.karmada.io/unhealthy', effect: 'NoSchedule', timeAdded: '2026-02-02T00:00:00Z' };
+
+describe('reconciler desired state: Healthy condition', () => {
+  it('adds Healthy=False/LivenessProbeFailed beside the other conditions, with the transition to tell', () => {
+    const plan = planConditions([ready], failed, NOW);
+    expect(plan?.conditions).to.deep.equal([
+      ready,
+      {
+        type: 'Healthy',
+        status: 'False',
+        reason: 'LivenessProbeFailed',
+        message: 'HTTP probe failed with statuscode: 500',
+        lastTransitionTime: '2026-03-01T12:00:00Z',
+      },
+    ]);
+    expect(plan?.change?.from).to.equal(undefined);
+    expect(plan?.change?.to.status).to.equal('False');
+  });
+
+  it('replaces True with False in place, recording the previous condition', () => {
+    const plan = planConditions([healthyTrue, ready], failed, NOW)!;
+    expect(plan.conditions.map((c) => `${c.type}=${c.status}`)).to.deep.equal(['Healthy=False', 'Ready=True']);
+    expect(plan.change?.from).to.deep.equal(healthyTrue);
+  });
+
+  it('writes nothing when status and reason already match, even if the message differs (a restart lost it)', () => {
+    expect(planConditions([healthyTrue], { ...succeeded, message: 'another message' }, NOW)).to.equal(undefined);
+  });
+
+  it('writes nothing while the worker has no result yet', () => {
+    expect(planConditions([healthyTrue], { kind: 'keep' }, NOW)).to.equal(undefined);
+    expect(planConditions(undefined, { kind: 'keep' }, NOW)).to.equal(undefined);
+  });
+
+  it('sets Unknown/LivenessProbeError for a configuration error', () => {
+    const plan = planConditions([healthyTrue], errored, NOW)!;
+    expect(plan.conditions[0]).to.include({ status: 'Unknown', reason: 'LivenessProbeError' });
+  });
+
+  it('removes only a Healthy condition it wrote when the probe is gone', () => {
+    expect(planConditions([ready, healthyTrue], { kind: 'absent' }, NOW)?.conditions).to.deep.equal([ready]);
+    const foreign = { ...healthyTrue, reason: 'SomeoneElse' };
+    expect(planConditions([foreign], { kind: 'absent' }, NOW)).to.equal(undefined);
+  });
+
+  it('bounds a long message', () => {
+    const plan = planConditions([], { ...failed, message: 'x'.repeat(10_000) }, NOW)!;
+    expect(plan.conditions[0]!.message.length).to.be.at.most(4096);
+  });
+});
+
+describe('reconciler desired state: taint', () => {
+  it("adds the taint after others' taints, leaving them untouched", () => {
+    expect(planTaints([maintenance], failed, 'NoSchedule', NOW)).to.deep.equal([
+      maintenance,
+      { key: 'cluster.karmada.io/unhealthy', effect: 'NoSchedule', timeAdded: '2026-03-01T12:00:00Z' },
+    ]);
+  });
+
+  it('writes nothing when the taint is already there with the configured effect', () => {
+    expect(planTaints([maintenance, ours], failed, 'NoSchedule', NOW)).to.equal(undefined);
+  });
+
+  it('changes the effect in place when the flag changed', () => {
+    const out = planTaints([ours, maintenance], failed, 'NoExecute', NOW)!;
+    expect(out.map((t) => `${t.key}:${t.effect}`)).to.deep.equal([
+      'cluster.karmada.io/unhealthy:NoExecute',
+      'example.com/maintenance:NoSchedule',
+    ]);
+  });
+
+  it('collapses duplicates of its own key into one taint', () => {
+    const out = planTaints([ours, maintenance, { ...ours, effect: 'NoExecute' }], failed, 'NoSchedule', NOW)!;
+    expect(out.filter((t) => t.key === ours.key)).to.have.length(1);
+    expect(out).to.deep.include(maintenance);
+  });
+
+  it('removes only its own taint on recovery', () => {
+    expect(planTaints([maintenance, ours], succeeded, 'NoSchedule', NOW)).to.deep.equal([maintenance]);
+    expect(planTaints([maintenance], succeeded, 'NoSchedule', NOW)).to.equal(undefined);
+  });
+
+  it('taints nothing for a configuration error (and lifts a taint left from a failure)', () => {
+    expect(planTaints([maintenance], errored, 'NoSchedule', NOW)).to.equal(undefined);
+    expect(planTaints([ours], errored, 'NoSchedule', NOW)).to.deep.equal([]);
+  });
+
+  it('taints nothing with --taint-effect none', () => {
+    expect(planTaints([maintenance], failed, 'none', NOW)).to.equal(undefined);
+  });
+
+  it('never touches taints while there is no result', () => {
+    expect(planTaints([ours], { kind: 'keep' }, 'NoSchedule', NOW)).to.equal(undefined);
+  });
+
+  it('plans nothing at all for a Cluster already in the desired state', () => {
+    const cluster: Cluster = {
+      metadata: { name: 'm1' },
+      spec: { syncMode: 'Push', taints: [maintenance, ours] },
+      status: { conditions: [ready, { ...healthyTrue, status: 'False', reason: 'LivenessProbeFailed' }] },
+    };
+    expect(planCluster(cluster, failed, 'NoSchedule', NOW)).to.deep.equal({});
+  });
+});
+
+describe('reconciler desired state: resuming and telling', () => {
+  it('resumes the worker state from the Healthy condition it wrote', () => {
+    expect(stateFromConditions([healthyTrue])).to.equal('success');
+    expect(stateFromConditions([{ ...healthyTrue, status: 'False', reason: 'LivenessProbeFailed' }])).to.equal(
+      'failure',
+    );
+    expect(stateFromConditions([{ ...healthyTrue, status: 'Unknown', reason: 'LivenessProbeError' }])).to.equal(
+      'error',
+    );
+    expect(stateFromConditions([ready])).to.equal('unknown');
+    expect(stateFromConditions([{ ...healthyTrue, reason: 'SomeoneElse' }])).to.equal('unknown');
+  });
+
+  it('tells a failure as a Warning and a recovery as Normal', () => {
+    const down = planConditions([healthyTrue], failed, NOW)!.change!;
+    expect(eventFor(down)).to.deep.equal({
+      type: 'Warning',
+      reason: 'LivenessProbeFailed',
+      message: 'liveness probe failed: HTTP probe failed with statuscode: 500',
+    });
+    const up = planConditions(planConditions([healthyTrue], failed, NOW)!.conditions, succeeded, NOW)!.change!;
+    expect(eventFor(up).type).to.equal('Normal');
+  });
+});

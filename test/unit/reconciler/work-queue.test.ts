@@ -1,0 +1,77 @@
+// The keyed work queue: a key queued many times runs once, never twice at once, runs again if queued while running,
+// and is retried with backoff after an error.
+import { expect } from 'chai';
+import { WorkQueue } from '../../../src/reconciler/index.js';
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+describe('reconciler work queue', () => {
+  it('runs a key queued three times while waiting once', async () => {
+    const seen: string[] = [];
+    const gate = deferred();
+    const q = new WorkQueue({
+      concurrency: 1,
+      handler: async (k) => {
+        seen.push(k);
+        if (k === 'first') await gate.promise;
+      },
+    });
+    q.add('first');
+    q.add('b');
+    q.add('b');
+    q.add('b');
+    gate.resolve();
+    await q.idle();
+    expect(seen).to.deep.equal(['first', 'b']);
+  });
+
+  it('never runs one key twice at once, and runs it again when queued meanwhile', async () => {
+    let running = 0;
+    let most = 0;
+    let runs = 0;
+    const gates = [deferred(), deferred()];
+    const q = new WorkQueue({
+      concurrency: 8,
+      handler: async () => {
+        running++;
+        most = Math.max(most, running);
+        await gates[runs++]!.promise;
+        running--;
+      },
+    });
+    q.add('a');
+    await Promise.resolve();
+    q.add('a');
+    q.add('a');
+    gates[0]!.resolve();
+    gates[1]!.resolve();
+    await new Promise((r) => setTimeout(r, 20));
+    await q.idle();
+    expect(most).to.equal(1);
+    expect(runs).to.equal(2);
+  });
+
+  it('retries a failing key with backoff until it succeeds', async () => {
+    let attempts = 0;
+    const errors: number[] = [];
+    const q = new WorkQueue({
+      concurrency: 1,
+      baseDelayMs: 5,
+      handler: async () => {
+        attempts++;
+        if (attempts < 3) throw new Error('apiserver unavailable');
+      },
+      onError: (_k, _e, attempt) => errors.push(attempt),
+    });
+    q.add('a');
+    const deadline = Date.now() + 2_000;
+    while (attempts < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    expect(attempts).to.equal(3);
+    expect(errors).to.deep.equal([1, 2]);
+    await q.stop();
+  });
+});
