@@ -45,8 +45,10 @@ export class WebhookServer {
     });
     // No pair yet: handshakes fail until the reloader applies one, which is what "not ready" looks like on the wire.
     this.server = https.createServer({ minVersion: 'TLSv1.2' }, listener);
-    this.server.keepAliveTimeout = 30_000;
-    this.server.headersTimeout = 35_000;
+    // Idle keep-alive connections outlive the apiserver's (Go's transport drops them at 90 s), so the client closes
+    // them first and never sends a review on a socket we are closing; a slow or stalled request is cut at 30 s.
+    this.server.keepAliveTimeout = 120_000;
+    this.server.headersTimeout = 20_000;
     this.server.requestTimeout = 30_000;
     this.server.on('tlsClientError', (err) => {
       options.logger.debug({ err: err.message }, 'TLS handshake failed');
