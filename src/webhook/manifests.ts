@@ -45,6 +45,8 @@ export const MANIFEST_FILES = [
 export type ManifestFile = (typeof MANIFEST_FILES)[number];
 
 export const CRD_PATH = 'crd/cluster.karmada.io_clusters.yaml';
+/** The reconciler's own kustomization (manifests/reconciler, not rendered here), so `apply -k manifests/` installs all. */
+export const RECONCILER_KUSTOMIZATION = 'reconciler';
 const CERT_MOUNT = '/etc/cluster-probe/certs';
 const PORT = 8443;
 
@@ -240,7 +242,7 @@ export function renderManifests(input: Partial<ManifestOptions> = {}): Record<Ma
       {
         apiVersion: 'kustomize.config.k8s.io/v1beta1',
         kind: 'Kustomization',
-        resources: [CRD_PATH, ...MANIFEST_FILES.filter((f) => f !== 'kustomization.yaml')],
+        resources: [CRD_PATH, ...MANIFEST_FILES.filter((f) => f !== 'kustomization.yaml'), RECONCILER_KUSTOMIZATION],
       },
       { lineWidth: 0 },
     );

@@ -93,6 +93,12 @@ describe('manifests', () => {
       'PodDisruptionBudget',
       'MutatingWebhookConfiguration',
       'ValidatingWebhookConfiguration',
+      'ClusterRole', // the reconciler's, through manifests/reconciler
     ]);
+    const names = parseAllDocuments(out).map((d) => {
+      const o = d.toJS() as { kind: string; metadata: { name: string; namespace?: string } };
+      return `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+    });
+    expect(new Set(names).size, 'no object is defined twice').to.equal(names.length);
   });
 });
