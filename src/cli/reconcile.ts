@@ -24,6 +24,7 @@ interface ReconcileFlags {
   retryPeriod?: number;
   identity?: string;
   clusterName?: string;
+  includePullClusters: boolean;
   shardIndex?: number;
   shardCount?: number;
   metricsPort: number;
@@ -31,7 +32,6 @@ interface ReconcileFlags {
   probeConcurrency: number;
   writeConcurrency: number;
   resync: number;
-  eventNamespace: string;
   kubeApiQps: number;
   kubeApiBurst: number;
   logLevel: string;
@@ -83,10 +83,10 @@ async function runReconcile(flags: ReconcileFlags): Promise<void> {
     probeConcurrency: flags.probeConcurrency,
     writeConcurrency: flags.writeConcurrency,
     resyncMs: flags.resync * 1000,
-    eventNamespace: flags.eventNamespace,
     qps: flags.kubeApiQps,
     burst: flags.kubeApiBurst,
     ...(flags.clusterName !== undefined ? { clusterName: flags.clusterName } : {}),
+    includePullClusters: flags.includePullClusters,
     ...(flags.shardIndex !== undefined && flags.shardCount !== undefined
       ? { shard: { index: flags.shardIndex, count: flags.shardCount } }
       : {}),
@@ -177,6 +177,11 @@ export function register(program: Command): void {
     .option('--identity <id>', 'this replica in the Lease and in Events (default hostname_pid)')
     .option('--cluster-name <name>', 'Pull mode: probe only this Cluster (an agent inside the member)')
     .option(
+      '--include-pull-clusters',
+      'also probe syncMode Pull Clusters from here (by default their in-member agent, --cluster-name, does)',
+      false,
+    )
+    .option(
       '--shard-index <i>',
       "this replica's shard (with --shard-count): Clusters whose name hashes here",
       integer(0, 1023),
@@ -187,7 +192,6 @@ export function register(program: Command): void {
     .option('--probe-concurrency <n>', 'most probes in flight', integer(1, 100_000), 256)
     .option('--write-concurrency <n>', 'most Clusters reconciled at once', integer(1, 1024), 16)
     .option('--resync <seconds>', 'full relist and reconcile of every Cluster', seconds(10, 86_400), 600)
-    .option('--event-namespace <ns>', 'namespace of the Events on (cluster-scoped) Clusters', 'default')
     .option('--kube-api-qps <n>', 'client-side rate limit to the apiserver', integer(1, 100_000), 100)
     .option('--kube-api-burst <n>', 'client-side burst to the apiserver', integer(1, 100_000), 200)
     .addOption(

@@ -28,7 +28,7 @@ export interface ClusterWriterOptions {
   log: WriterLog;
   /** The replica's identity: the Events' reportingInstance. */
   identity: string;
-  /** Where Events on (cluster-scoped) Clusters go; client-go's recorder uses `default`. */
+  /** Where Events go: the apiserver takes Events on a cluster-scoped object only in `default`. */
   eventNamespace: string;
   maxConflictRetries?: number;
   now?: () => number;

@@ -37,8 +37,10 @@ export interface ManagerOptions {
   identity: string;
   eventNamespace?: string;
   shard?: Shard;
-  /** Pull mode: only this Cluster (the informer is narrowed to it with a field selector). */
+  /** Pull mode: only this Cluster (the informer is narrowed to it with a field selector), whatever its syncMode. */
   clusterName?: string;
+  /** Without clusterName: probe syncMode Pull Clusters too (by default their in-member agent does). */
+  includePullClusters?: boolean;
   probeConcurrency?: number;
   writeConcurrency?: number;
   /** Full relist (and reconcile of every Cluster) period; default 10 minutes. */
@@ -192,8 +194,11 @@ export class ClusterManager {
     this.options.log.info({ workers: n }, 'workers stopped');
   }
 
-  private owns(name: string): boolean {
-    if (this.options.clusterName !== undefined && name !== this.options.clusterName) return false;
+  /** Whether this replica probes the Cluster: Pull mode's one, else Push ones (and Pull if told) in its shard. */
+  private owns(cluster: Cluster): boolean {
+    const name = cluster.metadata?.name ?? '';
+    if (this.options.clusterName !== undefined) return name === this.options.clusterName;
+    if (cluster.spec?.syncMode === 'Pull' && this.options.includePullClusters !== true) return false;
     return ownsCluster(name, this.options.shard);
   }
 
@@ -218,7 +223,7 @@ export class ClusterManager {
     if (this.stopped) return;
     const name = cluster.metadata?.name ?? '';
     this.options.metrics.clusters.set(this.informer.size);
-    if (!this.owns(name)) {
+    if (!this.owns(cluster)) {
       this.stopWorker(name, 'not-owned');
       this.entries.delete(name);
       return;
@@ -307,9 +312,9 @@ export class ClusterManager {
   /** Level-triggered: desired from the worker, current from the cache (or our newer write), the difference written. */
   async reconcile(name: string): Promise<void> {
     this.options.metrics.queueDepth.set(this.queue.length);
-    if (this.stopped || !this.owns(name)) return;
+    if (this.stopped) return;
     let cluster = this.informer.get(name);
-    if (cluster === undefined) return;
+    if (cluster === undefined || !this.owns(cluster)) return;
     const desired = this.desiredFor(name);
     if (desired === undefined || desired.kind === 'keep') return;
     const mine = this.written.get(name);

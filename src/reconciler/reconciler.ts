@@ -32,6 +32,7 @@ export interface ReconcilerOptions {
   log: ReconcilerLog;
   leaderElection?: LeaderElectionOptions;
   clusterName?: string;
+  includePullClusters?: boolean;
   shard?: Shard;
   probeConcurrency?: number;
   writeConcurrency?: number;
@@ -133,6 +134,7 @@ export class Reconciler {
       ...(o.eventNamespace !== undefined ? { eventNamespace: o.eventNamespace } : {}),
       ...(o.shard !== undefined ? { shard: o.shard } : {}),
       ...(o.clusterName !== undefined ? { clusterName: o.clusterName } : {}),
+      ...(o.includePullClusters !== undefined ? { includePullClusters: o.includePullClusters } : {}),
       ...(o.probeConcurrency !== undefined ? { probeConcurrency: o.probeConcurrency } : {}),
       ...(o.writeConcurrency !== undefined ? { writeConcurrency: o.writeConcurrency } : {}),
       ...(o.resyncMs !== undefined ? { resyncMs: o.resyncMs } : {}),

@@ -450,4 +450,82 @@ describe('reconciler (e2e)', function () {
     );
     expect(lease.spec.holderIdentity ?? '').to.equal('');
   });
+
+  it('runs in Pull mode for one Cluster with only the RBAC of manifests/reconciler', async function () {
+    const cp = host!;
+    await apply(cp, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'cluster-probe-system' } });
+    for (const file of ['serviceaccount.yaml', 'rbac.yaml']) {
+      const out = await cp.kubectl([
+        'apply',
+        '-f',
+        fileURLToPath(new URL(`../../manifests/reconciler/${file}`, import.meta.url)),
+      ]);
+      if (out.code !== 0) throw new Error(`kubectl apply ${file}: ${out.stderr}`);
+    }
+    const token = (
+      await kubectlOk(cp, [
+        'create',
+        'token',
+        'cluster-probe-reconciler',
+        '-n',
+        'cluster-probe-system',
+        '--duration=1h',
+      ])
+    ).trim();
+    const kubeconfig = join(cp.dir, 'reconciler-sa.kubeconfig');
+    writeFileSync(
+      kubeconfig,
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [
+          {
+            name: 'e2e',
+            cluster: { server: cp.url, 'certificate-authority-data': Buffer.from(cp.caPem).toString('base64') },
+          },
+        ],
+        users: [{ name: 'sa', user: { token } }],
+        contexts: [{ name: 'sa', context: { cluster: 'e2e', user: 'sa' } }],
+        'current-context': 'sa',
+      }),
+      { mode: 0o600 },
+    );
+    const pull = await startReconciler('pull-agent', kubeconfig, [
+      '--cluster-name',
+      'c-pull',
+      '--leader-elect',
+      '--lease-namespace',
+      'cluster-probe-system',
+      '--lease-duration',
+      '3',
+    ]);
+    procs.push(pull);
+    const server = await startHealthServer();
+    servers.set('c-pull', server);
+    const pullCluster = httpCluster('c-pull', server.port);
+    await apply(cp, { ...pullCluster, spec: { ...(pullCluster.spec as object), syncMode: 'Pull' } });
+    await waitCluster('Healthy=True', 'c-pull', (x) => healthy(x) === 'True', 15_000);
+    server.healthy = false;
+    await waitCluster('tainted', 'c-pull', (x) => tainted(x) && healthy(x) === 'False', BOUND_MS + 1000);
+    const ev = await api.request<{ items: EventObject[] }>('GET', '/api/v1/namespaces/default/events', {
+      query: { fieldSelector: 'involvedObject.name=c-pull' },
+    });
+    expect(
+      ev.items.map((e) => e.reason),
+      JSON.stringify(pull.logs.filter((l) => l.level >= 40)),
+    ).to.include('LivenessProbeFailed');
+    // Only its one Cluster: one worker, no watch errors (Forbidden would show as restarts).
+    expect(await pull.metric('cluster_probe_reconciler_workers')).to.equal(1);
+    expect(await pull.metric('cluster_probe_reconciler_watch_restarts_total', { reason: 'error' })).to.equal(0);
+    expect(await pull.metric('cluster_probe_reconciler_writes_total', { outcome: 'error' })).to.equal(0);
+    // Exactly one write per change: Healthy=True, Healthy=False, the taint.
+    expect(await pull.metric('cluster_probe_reconciler_writes_total', { kind: 'status' })).to.equal(2);
+    expect(await pull.metric('cluster_probe_reconciler_writes_total', { kind: 'taints' })).to.equal(1);
+    const lease = await api.request<{ spec: { holderIdentity?: string } }>(
+      'GET',
+      '/apis/coordination.k8s.io/v1/namespaces/cluster-probe-system/leases/cluster-probe-reconciler-c-pull',
+    );
+    expect(lease.spec.holderIdentity).to.equal('pull-agent');
+    expect((await pull.kill('SIGTERM')).code).to.equal(0);
+  });
 });
