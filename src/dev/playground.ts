@@ -1,0 +1,271 @@
+// `cluster-probe dev up` and `dev down`: a local control plane (src/dev/controlplane.ts) with the Cluster CRD and the
+// webhook registered, for a person to try things with kubectl; recorded in a state file so `dev down` can clean up
+// a playground whose terminal is gone. The only dependency on this repository's layout: scripts/ and manifests/.
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import { waitForWebhookAnswering } from './admission-ready.js';
+import { startControlPlane, type ControlPlane } from './controlplane.js';
+import { writeLoadableCrd } from './crd.js';
+import { crdPath, packageRoot } from './package-root.js';
+import {
+  commandLine,
+  devStateDir,
+  isRunning,
+  playgroundDirs,
+  readState,
+  removeState,
+  stableKubeconfigPath,
+  statePath,
+  stopRecorded,
+  waitGone,
+  writeState,
+  type PlaygroundState,
+  type RecordedProcess,
+} from './state.js';
+import { currentCli, WebhookProcess, type CliInvocation } from './webhook-process.js';
+
+export interface DevUpOptions {
+  probeLocation: 'field' | 'annotation';
+  /** Webhook port; default a free one. */
+  port?: number;
+  /** How to run this CLI for the webhook child; default the CLI this process runs. */
+  cli?: CliInvocation;
+  /** Progress lines (stderr) and the final instructions (stdout). */
+  progress?: (line: string) => void;
+  out?: (text: string) => void;
+}
+
+const defaultProgress = (line: string): void => {
+  process.stderr.write(`cluster-probe dev: ${line}\n`);
+};
+const defaultOut = (text: string): void => {
+  process.stdout.write(text);
+};
+
+/**
+ * The directory holding kube-apiserver and etcd: CLUSTER_PROBE_CONTROLPLANE_BIN if set, else whatever
+ * scripts/build-controlplane.mjs prints after building what is missing (its progress lines go to our stderr).
+ */
+export async function controlPlaneBinaries(progress: (line: string) => void): Promise<string> {
+  const preset = process.env.CLUSTER_PROBE_CONTROLPLANE_BIN;
+  if (preset) return preset;
+  const script = join(packageRoot(), 'scripts', 'build-controlplane.mjs');
+  if (!existsSync(script)) {
+    throw new Error(
+      `${script} is missing (an installed package ships no build script): run dev up from a clone of the ` +
+        'repository, or set CLUSTER_PROBE_CONTROLPLANE_BIN to a directory holding kube-apiserver and etcd',
+    );
+  }
+  progress('finding or building kube-apiserver and etcd (the first build takes 5-25 minutes)');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      const dir = stdout.trim().split('\n').pop() ?? '';
+      if (code === 0 && dir !== '') resolve(dir);
+      else reject(new Error(`${script} failed (${signal ?? `exit ${code}`}); see its lines above`));
+    });
+  });
+}
+
+function displayPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel !== '' && !rel.startsWith('..') ? rel : path;
+}
+
+function describeProcess(pid: number, match: string): RecordedProcess {
+  const line = commandLine(pid) ?? '';
+  const name = line.includes(' serve ') ? 'webhook' : basename(line.split(' ')[0] ?? '') || 'process';
+  return { pid, name, match };
+}
+
+/** The `dev up` process's own command line as the system shows it (argv[1] may have been resolved since). */
+function upMatch(): string {
+  return commandLine(process.pid) ?? process.argv.join(' ');
+}
+
+function record(plane: ControlPlane, webhook: WebhookProcess | undefined, startedAt: string): PlaygroundState {
+  return {
+    pid: process.pid,
+    match: upMatch(),
+    dir: plane.dir,
+    kubeconfigPath: stableKubeconfigPath(),
+    apiserverUrl: plane.url,
+    ...(webhook ? { webhookUrl: webhook.url } : {}),
+    startedAt,
+    // Every one of them has the playground directory on its command line.
+    processes: plane.pids().map((pid) => describeProcess(pid, plane.dir)),
+  };
+}
+
+function instructions(plane: ControlPlane, webhook: WebhookProcess): string {
+  const kubeconfig = stableKubeconfigPath();
+  const sample = displayPath(join(packageRoot(), 'test', 'fixtures', 'clusters', 'member-legacy.yaml'));
+  return [
+    '',
+    `The playground is up: kube-apiserver ${plane.url}, webhook ${webhook.url}.`,
+    '',
+    `  kubeconfig: ${kubeconfig}`,
+    `  export KUBECONFIG=${kubeconfig}`,
+    '',
+    'Try the legacy annotation being migrated by the webhook:',
+    '',
+    `  kubectl --kubeconfig ${kubeconfig} apply -f ${sample}`,
+    `  kubectl --kubeconfig ${kubeconfig} get cluster member-legacy -o yaml`,
+    '',
+    'Logs: ' + ['kube-apiserver.log', 'etcd.log', 'webhook.log'].map((f) => join(plane.dir, f)).join(', '),
+    'Press Ctrl-C to stop and remove everything (or run `cluster-probe dev down` from another terminal).',
+    '',
+  ].join('\n');
+}
+
+/** Starts the playground, prints how to use it, and resolves once it has been stopped (signal or a crash). */
+export async function devUp(options: DevUpOptions): Promise<number> {
+  const progress = options.progress ?? defaultProgress;
+  const out = options.out ?? defaultOut;
+  const existing = readState();
+  if (existing && isRunning({ pid: existing.pid, match: existing.match })) {
+    throw new Error(
+      `a playground is already running (pid ${existing.pid}, kubeconfig ${existing.kubeconfigPath}); ` +
+        'stop it with Ctrl-C in its terminal or `cluster-probe dev down`',
+    );
+  }
+  if (existing) {
+    progress(`cleaning up a playground left behind (pid ${existing.pid} is gone)`);
+    await devDown({ progress });
+  }
+
+  let plane: ControlPlane | undefined;
+  let phase: 'starting' | 'running' | 'stopping' = 'starting';
+  let stopRequested: (reason: string) => void = () => undefined;
+  const stopped = new Promise<string>((resolve) => (stopRequested = resolve));
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (phase === 'running') {
+      stopRequested(signal);
+      return;
+    }
+    // Starting up, or a second Ctrl-C while stopping: no orderly shutdown. The control plane's exit handler kills
+    // its processes and removes its directory; only the state file is ours to remove.
+    removeState();
+    process.stderr.write(`cluster-probe dev: ${signal}: stopped without waiting\n`);
+    process.exit(130);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  const startedAt = new Date().toISOString();
+  try {
+    const binDir = await controlPlaneBinaries(progress);
+    plane = await startControlPlane({
+      binDir,
+      name: 'dev',
+      parentDir: devStateDir(),
+      keep: false,
+      handleSignals: false,
+      log: (line) => progress(line),
+    });
+    copyFileSync(plane.kubeconfigPath, stableKubeconfigPath());
+    writeState(record(plane, undefined, startedAt));
+
+    const crd = writeLoadableCrd(crdPath(), plane.dir);
+    for (const dropped of crd.dropped) progress(`dropped ${dropped} from the CRD: the apiserver does not accept it`);
+    progress('installing the Cluster CRD');
+    await plane.applyCrd(crd.path);
+
+    progress('making the webhook certificates and starting `cluster-probe serve`');
+    const started = plane;
+    const webhook = await WebhookProcess.create({
+      cli: options.cli ?? currentCli(),
+      dir: plane.dir,
+      ...(options.port !== undefined ? { port: options.port } : {}),
+      serveArgs: ['--probe-location', options.probeLocation],
+      onStart: (group) => started.adopt(group),
+    });
+    await webhook.start();
+    writeState(record(plane, webhook, startedAt));
+    progress('registering the webhook configurations (cluster-probe manifests --url ... --ca-file ...)');
+    await plane.registerWebhooks(await webhook.manifests());
+    progress('waiting until the apiserver calls the webhook');
+    await waitForWebhookAnswering(plane);
+
+    out(instructions(plane, webhook));
+    phase = 'running';
+    const watcher = setInterval(() => {
+      const reason = webhook.process?.exitReason;
+      if (reason !== undefined) stopRequested(`the webhook ${reason} (see ${webhook.logPath})`);
+    }, 1_000);
+    const why = await stopped;
+    clearInterval(watcher);
+    phase = 'stopping';
+    progress(`${why}: stopping`);
+    await plane.stop();
+    removeState();
+    progress('stopped; everything removed');
+    return why === 'SIGINT' || why === 'SIGTERM' ? 0 : 1;
+  } catch (err) {
+    phase = 'stopping';
+    await plane?.stop();
+    removeState();
+    throw err;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+export interface DevDownOptions {
+  progress?: (line: string) => void;
+}
+
+/** Stops a playground: asks `dev up` to stop if it still runs, then kills what is left and removes its files. */
+export async function devDown(options: DevDownOptions = {}): Promise<void> {
+  const progress = options.progress ?? defaultProgress;
+  const state = readState();
+  if (state) {
+    const upProcess = { pid: state.pid, match: state.match };
+    if (state.pid !== process.pid && isRunning(upProcess)) {
+      progress(`asking dev up (pid ${state.pid}) to stop`);
+      try {
+        process.kill(state.pid, 'SIGTERM');
+      } catch {
+        // Gone in the meantime.
+      }
+      if (!(await waitGone(upProcess, 30_000))) progress(`dev up (pid ${state.pid}) did not stop within 30 s`);
+    }
+    for (const recorded of state.processes ?? []) {
+      const outcome = await stopRecorded(recorded);
+      if (outcome !== 'gone') progress(`${recorded.name} (pid ${recorded.pid}) ${outcome}`);
+    }
+    if (existsSync(state.dir)) {
+      rmSync(state.dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+      progress(`removed ${state.dir}`);
+    }
+    removeState();
+    progress(`removed ${statePath()}`);
+  } else {
+    progress(`no playground recorded in ${statePath()}`);
+  }
+  // Directories of playgrounds whose state file is gone (e.g. deleted by hand); none of their processes may run.
+  const live = readState()?.dir;
+  for (const dir of playgroundDirs()) {
+    if (dir === live) continue;
+    const running = (existsSync(join(dir, 'pids')) ? pidsIn(dir) : []).filter((pid) => isRunning({ pid, match: dir }));
+    for (const pid of running) await stopRecorded({ pid, name: 'process', match: dir });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    progress(`removed leftover ${dir}${running.length ? ` (stopped ${running.length} processes)` : ''}`);
+  }
+}
+
+function pidsIn(dir: string): number[] {
+  try {
+    return readFileSync(join(dir, 'pids'), 'utf8')
+      .split('\n')
+      .map(Number)
+      .filter((n) => Number.isInteger(n) && n > 0);
+  } catch {
+    return [];
+  }
+}
