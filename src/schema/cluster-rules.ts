@@ -1,7 +1,7 @@
 // Karmada's own Cluster rules (pkg/apis/cluster/validation) that JSON Schema cannot say, with Karmada's wording:
 // the name, apiEndpoint, secret references, proxyURL, zone vs zones, taints and resource models.
 // Runs on untrusted input after the schema check, so it never assumes a type. Pure: no I/O.
-import { FieldPath, fieldErrors, type FieldError } from './field-error.js';
+import { append, FieldPath, fieldErrors, type FieldError } from './field-error.js';
 import { isDNS1123Label, isQualifiedName, isValidLabelValue } from './k8s-names.js';
 import { memoize } from './memo.js';
 import { MAX_INT64_NANO, parseQuantity, QUANTITY_ERROR } from './quantity.js';
@@ -91,31 +91,70 @@ function proxyURLErrors(proxyURL: string, path: FieldPath): FieldError[] {
   ];
 }
 
-function taintErrors(taints: unknown[], path: FieldPath): FieldError[] {
+/** True when taints[i] repeats the key and effect of an earlier taint (a scan: lists of taints are short). */
+function repeatsEarlierTaint(taints: unknown[], i: number, t: Record<string, unknown>): boolean {
+  for (let k = 0; k < i; k++) {
+    const o = taints[k];
+    if (isObject(o) && o.key === t.key && o.effect === t.effect) return true;
+  }
+  return false;
+}
+
+export function taintErrors(taints: unknown[], path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
-  const seen = new Set<string>();
-  taints.forEach((t, i) => {
-    if (!isObject(t)) return;
-    const p = path.index(i);
+  for (let i = 0; i < taints.length; i++) {
+    const t = taints[i];
+    if (!isObject(t)) continue;
     if (typeof t.key === 'string')
-      for (const m of isQualifiedName(t.key)) errors.push(fieldErrors.invalid(p.child('key'), t.key, m));
+      for (const m of isQualifiedName(t.key)) errors.push(fieldErrors.invalid(path.index(i).child('key'), t.key, m));
     if (typeof t.value === 'string') {
       const msgs = isValidLabelValue(t.value);
-      if (msgs.length > 0) errors.push(fieldErrors.invalid(p.child('value'), t.value, msgs.join(';')));
+      if (msgs.length > 0) errors.push(fieldErrors.invalid(path.index(i).child('value'), t.value, msgs.join(';')));
     }
-    const id = `${String(t.key)}\u0000${String(t.effect)}`;
-    if (seen.has(id)) {
+    if (repeatsEarlierTaint(taints, i, t)) {
       const shown: Record<string, unknown> = { key: t.key, effect: t.effect };
       if (t.value !== undefined) shown.value = t.value;
-      errors.push(fieldErrors.duplicate(p, shown, 'taints must be unique by key and effect pair'));
+      errors.push(fieldErrors.duplicate(path.index(i), shown, 'taints must be unique by key and effect pair'));
     }
-    seen.add(id);
-  });
+  }
   return errors;
 }
 
+/**
+ * The common case, checked without allocating: grades strictly increasing, every rule of Karmada's met. When this
+ * says no, resourceModelErrors works out and words every problem; it must never say yes where that would object.
+ */
+function resourceModelsPlainlyValid(models: unknown[]): boolean {
+  let prev: unknown[] | undefined;
+  let prevGrade = -Infinity;
+  for (let i = 0; i < models.length; i++) {
+    const m = models[i];
+    if (!isObject(m) || typeof m.grade !== 'number' || m.grade <= prevGrade || !Array.isArray(m.ranges)) return false;
+    const ranges = m.ranges as unknown[];
+    if (prev !== undefined && prev.length !== ranges.length) return false;
+    for (let j = 0; j < ranges.length; j++) {
+      const r = ranges[j];
+      if (!isObject(r) || typeof r.name !== 'string' || !RESOURCE_NAMES.includes(r.name)) return false;
+      const min = parseQuantity(r.min);
+      const max = parseQuantity(r.max);
+      if (min === undefined || max === undefined || max <= min) return false;
+      if (prev === undefined) {
+        if (min !== 0n) return false;
+      } else {
+        const pr = prev[j];
+        if (!isObject(pr) || pr.name !== r.name || parseQuantity(pr.max) !== min) return false;
+      }
+      if (i === models.length - 1 && max !== MAX_INT64_NANO) return false;
+    }
+    prev = ranges;
+    prevGrade = m.grade;
+  }
+  return true;
+}
+
 /** Karmada's ValidateClusterResourceModels, reporting each problem at the range it is about. */
-function resourceModelErrors(models: unknown[], path: FieldPath): FieldError[] {
+export function resourceModelErrors(models: unknown[], path: FieldPath): FieldError[] {
+  if (resourceModelsPlainlyValid(models)) return [];
   const errors: FieldError[] = [];
   const grades = new Map<unknown, number>();
   models.forEach((m, i) => {
@@ -202,9 +241,14 @@ function resourceModelErrors(models: unknown[], path: FieldPath): FieldError[] {
   return errors;
 }
 
-const parseSpecApiEndpoint = memoize((endpoint: string) =>
-  parseApiEndpoint(endpoint, FieldPath.root('spec').child('apiEndpoint')),
-);
+const SPEC = FieldPath.root('spec');
+const METADATA_NAME = FieldPath.root('metadata').child('name');
+const SPEC_SECRET_REF = SPEC.child('secretRef');
+const SPEC_IMPERSONATOR_SECRET_REF = SPEC.child('impersonatorSecretRef');
+const SPEC_TAINTS = SPEC.child('taints');
+const SPEC_RESOURCE_MODELS = SPEC.child('resourceModels');
+
+const parseSpecApiEndpoint = memoize((endpoint: string) => parseApiEndpoint(endpoint, SPEC.child('apiEndpoint')));
 
 export interface ClusterRuleResult {
   errors: FieldError[];
@@ -217,25 +261,20 @@ export function clusterRules(obj: Record<string, unknown>): ClusterRuleResult {
   const errors: FieldError[] = [];
   const warnings: string[] = [];
   const meta = isObject(obj.metadata) ? obj.metadata : {};
-  errors.push(
-    ...clusterNameErrors(
-      meta.name ?? (meta.generateName === undefined ? undefined : 'x'),
-      FieldPath.root('metadata').child('name'),
-    ),
-  );
+  append(errors, clusterNameErrors(meta.name ?? (meta.generateName === undefined ? undefined : 'x'), METADATA_NAME));
   const spec = obj.spec;
   if (!isObject(spec)) return { errors, warnings };
-  const sp = FieldPath.root('spec');
+  const sp = SPEC;
   let apiEndpointHost: string | undefined;
   if (typeof spec.apiEndpoint === 'string' && spec.apiEndpoint !== '') {
     const parsed = parseSpecApiEndpoint(spec.apiEndpoint);
-    errors.push(...parsed.errors.map((e) => ({ ...e })));
+    for (const e of parsed.errors) errors.push({ ...e });
     apiEndpointHost = parsed.host;
   }
-  errors.push(...secretRefErrors(spec.secretRef, sp.child('secretRef')));
-  errors.push(...secretRefErrors(spec.impersonatorSecretRef, sp.child('impersonatorSecretRef')));
+  append(errors, secretRefErrors(spec.secretRef, SPEC_SECRET_REF));
+  append(errors, secretRefErrors(spec.impersonatorSecretRef, SPEC_IMPERSONATOR_SECRET_REF));
   if (typeof spec.proxyURL === 'string' && spec.proxyURL !== '')
-    errors.push(...proxyURLErrors(spec.proxyURL, sp.child('proxyURL')));
+    append(errors, proxyURLErrors(spec.proxyURL, sp.child('proxyURL')));
   if (spec.zone !== undefined && spec.zones !== undefined)
     errors.push(
       fieldErrors.forbidden(
@@ -244,8 +283,8 @@ export function clusterRules(obj: Record<string, unknown>): ClusterRuleResult {
       ),
     );
   else if (typeof spec.zone === 'string' && spec.zone !== '') warnings.push('spec.zone is deprecated; use spec.zones');
-  if (Array.isArray(spec.taints)) errors.push(...taintErrors(spec.taints, sp.child('taints')));
+  if (Array.isArray(spec.taints)) append(errors, taintErrors(spec.taints, SPEC_TAINTS));
   if (Array.isArray(spec.resourceModels))
-    errors.push(...resourceModelErrors(spec.resourceModels, sp.child('resourceModels')));
+    append(errors, resourceModelErrors(spec.resourceModels, SPEC_RESOURCE_MODELS));
   return apiEndpointHost === undefined ? { errors, warnings } : { errors, warnings, apiEndpointHost };
 }

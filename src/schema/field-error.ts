@@ -164,6 +164,11 @@ export const fieldErrors = {
     make('FieldValueTypeInvalid', path, value, detail),
 };
 
+/** Appends `more` to `errors` without a spread (validation's hot path mostly appends empty lists). */
+export function append<T>(errors: T[], more: readonly T[]): void {
+  for (let i = 0; i < more.length; i++) errors.push(more[i] as T);
+}
+
 /** Prefixes every error's path, e.g. to report a probe held in an annotation under that annotation's path. */
 export function rebase(errors: FieldError[], prefix: string, strip = ''): FieldError[] {
   return errors.map((e) => {

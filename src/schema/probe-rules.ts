@@ -4,7 +4,7 @@
 import { X509Certificate } from 'node:crypto';
 import { HANDLERS } from './constants.js';
 import type { DenyList } from './address-ranges.js';
-import { FieldPath, fieldErrors, type FieldError } from './field-error.js';
+import { append, FieldPath, fieldErrors, type FieldError } from './field-error.js';
 import { memoize } from './memo.js';
 import { isHTTPHeaderName, isValidHost, isValidPortName, isValidPortNum } from './k8s-names.js';
 
@@ -71,7 +71,7 @@ export const caBundleProblem = memoize((caBundle: string): string | undefined =>
 }, 256);
 
 function checkHttpGet(a: Record<string, unknown>, path: FieldPath, ctx: ProbeContext, out: ProbeRuleResult): void {
-  out.errors.push(...checkPort(a.port, path.child('port'), true));
+  append(out.errors, checkPort(a.port, path.child('port'), true));
   checkHost(a, path, ctx, out.errors);
   if (typeof a.path === 'string' && !a.path.startsWith('/'))
     out.errors.push(fieldErrors.invalid(path.child('path'), a.path, "must start with '/'"));
@@ -113,21 +113,24 @@ function checkApiServer(a: Record<string, unknown>, path: FieldPath, ctx: ProbeC
 export function probeRules(probe: unknown, path: FieldPath, ctx: ProbeContext): ProbeRuleResult {
   const out: ProbeRuleResult = { errors: [], warnings: [] };
   if (!isObject(probe)) return out;
-  const present = HANDLERS.filter((h) => probe[h] !== undefined && probe[h] !== null);
-  if (present.length === 0) out.errors.push(fieldErrors.required(path, 'must specify a handler type'));
-  for (const extra of present.slice(1))
-    out.errors.push(fieldErrors.forbidden(path.child(extra), 'may not specify more than 1 handler type'));
+  let handlers = 0;
+  for (const h of HANDLERS) {
+    if (probe[h] === undefined || probe[h] === null) continue;
+    if (++handlers > 1)
+      out.errors.push(fieldErrors.forbidden(path.child(h), 'may not specify more than 1 handler type'));
+  }
+  if (handlers === 0) out.errors.push(fieldErrors.required(path, 'must specify a handler type'));
 
   const httpGet = probe.httpGet;
   if (isObject(httpGet)) checkHttpGet(httpGet, path.child('httpGet'), ctx, out);
   const tcp = probe.tcpSocket;
   if (isObject(tcp)) {
-    out.errors.push(...checkPort(tcp.port, path.child('tcpSocket', 'port'), true));
+    append(out.errors, checkPort(tcp.port, path.child('tcpSocket', 'port'), true));
     checkHost(tcp, path.child('tcpSocket'), ctx, out.errors);
   }
   const grpc = probe.grpc;
   if (isObject(grpc)) {
-    out.errors.push(...checkPort(grpc.port, path.child('grpc', 'port'), false));
+    append(out.errors, checkPort(grpc.port, path.child('grpc', 'port'), false));
     checkHost(grpc, path.child('grpc'), ctx, out.errors);
   }
   const api = probe.apiServer;

@@ -5,7 +5,10 @@ import { parseDenyList, type DenyList } from './address-ranges.js';
 import { rawValidators, schemaErrors } from './ajv-validators.js';
 import { clusterRules } from './cluster-rules.js';
 import { API_VERSION, KIND, LEGACY_ANNOTATION, PROBE_ANNOTATION, type ProbeLocation } from './constants.js';
-import { FieldPath, fieldErrors, rebase, type FieldError } from './field-error.js';
+import { append, FieldPath, fieldErrors, rebase, type FieldError } from './field-error.js';
+
+const ROOT = FieldPath.root('');
+const LIVENESS_PROBE = FieldPath.root('spec').child('livenessProbe');
 import { annotationPath, convertLegacyAnnotation, parseAnnotationJson } from './legacy-annotation.js';
 import { migrateCluster, MigrationError } from './migrate.js';
 import { probeRules, type ProbeContext } from './probe-rules.js';
@@ -87,10 +90,10 @@ export function validateCluster(obj: unknown, options: ValidateOptions = {}): Va
     errors.push(fieldErrors.notSupported('apiVersion', obj.apiVersion, [API_VERSION]));
   if (obj.kind !== undefined && obj.kind !== KIND) errors.push(fieldErrors.notSupported('kind', obj.kind, [KIND]));
 
-  errors.push(...schemaErrors(rawValidators.cluster, obj, FieldPath.root('')));
+  append(errors, schemaErrors(rawValidators.cluster, obj, ROOT));
   const cluster = clusterRules(obj);
-  errors.push(...cluster.errors);
-  warnings.push(...cluster.warnings);
+  append(errors, cluster.errors);
+  append(warnings, cluster.warnings);
 
   const spec = isObject(obj.spec) ? obj.spec : {};
   const meta = isObject(obj.metadata) ? obj.metadata : {};
@@ -103,9 +106,9 @@ export function validateCluster(obj: unknown, options: ValidateOptions = {}): Va
   };
 
   if (spec.livenessProbe !== undefined) {
-    const rules = probeRules(spec.livenessProbe, FieldPath.root('spec').child('livenessProbe'), ctx);
-    errors.push(...rules.errors);
-    warnings.push(...rules.warnings);
+    const rules = probeRules(spec.livenessProbe, LIVENESS_PROBE, ctx);
+    append(errors, rules.errors);
+    append(warnings, rules.warnings);
   }
   if (annotations[PROBE_ANNOTATION] !== undefined)
     validateAnnotationProbe(annotations[PROBE_ANNOTATION], ctx, errors, warnings);
