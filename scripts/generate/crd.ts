@@ -18,8 +18,16 @@ export function structural(node: SchemaNode): SchemaNode {
   return out;
 }
 
+/**
+ * The apiserver allows nothing at the root `metadata` of a CRD schema but `type: object` and restrictions of
+ * name/generateName: the description goes, and Karmada's 48-character limit on the name is declared there so that the
+ * apiserver reports it at metadata.name (the library words it as Karmada does).
+ */
+const CRD_METADATA: SchemaNode = { type: 'object', properties: { name: { type: 'string', maxLength: 48 } } };
+
 export function crdObject(): Record<string, unknown> {
   const schema = structural(dereference(clusterSchema));
+  schema.properties = { ...schema.properties, metadata: CRD_METADATA };
   const healthy = '.status.conditions[?(@.type=="Healthy")]';
   return {
     apiVersion: 'apiextensions.k8s.io/v1',

@@ -6,7 +6,6 @@ import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { waitForWebhookAnswering } from './admission-ready.js';
 import { startControlPlane, type ControlPlane } from './controlplane.js';
-import { writeLoadableCrd } from './crd.js';
 import { crdPath, packageRoot } from './package-root.js';
 import {
   commandLine,
@@ -170,10 +169,8 @@ export async function devUp(options: DevUpOptions): Promise<number> {
     copyFileSync(plane.kubeconfigPath, stableKubeconfigPath());
     writeState(record(plane, undefined, startedAt));
 
-    const crd = writeLoadableCrd(crdPath(), plane.dir);
-    for (const dropped of crd.dropped) progress(`dropped ${dropped} from the CRD: the apiserver does not accept it`);
     progress('installing the Cluster CRD');
-    await plane.applyCrd(crd.path);
+    await plane.applyCrd(crdPath());
 
     progress('making the webhook certificates and starting `cluster-probe serve`');
     const started = plane;

@@ -157,7 +157,7 @@ export const fieldErrors = {
   duplicate: (path: FieldPath | string, value: unknown, detail = ''): FieldError =>
     make('FieldValueDuplicate', path, value, detail),
   tooLong: (path: FieldPath | string, maxBytes: number): FieldError =>
-    make('FieldValueTooLong', path, OMITTED, `must have at most ${maxBytes} bytes`),
+    make('FieldValueTooLong', path, OMITTED, `may not be more than ${maxBytes} bytes`),
   tooMany: (path: FieldPath | string, actual: number, max: number): FieldError =>
     make('FieldValueTooMany', path, actual, `must have at most ${max} items`),
   typeInvalid: (path: FieldPath | string, value: unknown, detail: string): FieldError =>

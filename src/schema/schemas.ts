@@ -26,7 +26,7 @@ export interface SchemaNode {
   'x-kubernetes-preserve-unknown-fields'?: boolean;
   'x-kubernetes-list-type'?: 'atomic' | 'set' | 'map';
   'x-kubernetes-list-map-keys'?: readonly string[];
-  'x-kubernetes-validations'?: readonly { rule: string; message: string }[];
+  'x-kubernetes-validations'?: readonly { rule: string; message: string; fieldPath?: string }[];
 }
 
 export const clusterSchema = clusterSchemaJson as SchemaNode;

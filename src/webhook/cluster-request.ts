@@ -64,7 +64,7 @@ export function invalidResponse(name: string, errors: FieldError[]): Omit<Admiss
       details: {
         name,
         group: CLUSTER_GROUP,
-        kind: CLUSTER_RESOURCE,
+        kind: CLUSTER_KIND,
         causes: errors.map((e) => ({ reason: e.type, message: errorBody(e), field: e.field })),
       },
     },

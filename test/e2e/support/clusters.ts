@@ -25,13 +25,9 @@ export function kubectlInvalid(name: string, causes: string[], kind = 'Cluster')
   return `The ${kind} "${name}" is invalid: \n${causes.map((c) => `* ${c}\n`).join('')}`;
 }
 
-/**
- * The texts a denial by our validating webhook may print. The webhook puts `details.kind: clusters` (the resource)
- * where the apiserver puts the kind `Cluster`, and kubectl prints details.kind, so today it reads `The clusters "x"
- * is invalid`; both spellings are accepted until the webhook is fixed (see docs/e2e.md, "Known issues").
- */
+/** The text a denial by our validating webhook prints: kubectl shows details.kind, which is the kind, `Cluster`. */
 export function webhookInvalid(name: string, causes: string[]): string[] {
-  return [kubectlInvalid(name, causes, 'Cluster'), kubectlInvalid(name, causes, 'clusters')];
+  return [kubectlInvalid(name, causes, 'Cluster')];
 }
 
 export interface KnownDisagreement {

@@ -57,8 +57,8 @@ export function structuralViolations(node: SchemaNode, path = 'openAPIV3Schema')
   }
   for (const [k, v] of Object.entries(node.properties ?? {})) {
     if (path === 'openAPIV3Schema' && k === 'metadata') {
-      const meta = v as Record<string, unknown>;
-      const extra = Object.keys(meta).filter((x) => !['type', 'description', 'properties'].includes(x));
+      const extra = Object.keys(v).filter((x) => !['type', 'properties'].includes(x));
+      extra.push(...Object.keys(v.properties ?? {}).filter((x) => !['name', 'generateName'].includes(x)));
       if (extra.length > 0)
         out.push(`${path}.metadata: only type and name/generateName may be given (${extra.join(', ')})`);
       continue;
@@ -98,12 +98,13 @@ describe('the generated CRD', () => {
   it('would be caught breaking a structural rule', () => {
     const bad: SchemaNode = {
       type: 'object',
-      properties: { a: { description: 'untyped' } },
+      properties: { a: { description: 'untyped' }, metadata: { type: 'object', description: 'not allowed here' } },
       additionalProperties: false,
     };
     expect(structuralViolations(bad)).to.deep.equal([
       'openAPIV3Schema: properties and additionalProperties are mutually exclusive',
       'openAPIV3Schema.properties[a]: type must not be empty',
+      'openAPIV3Schema.metadata: only type and name/generateName may be given (description)',
     ]);
   });
   it('inlines the probe schema and its CEL rules', () => {
