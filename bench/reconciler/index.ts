@@ -1,0 +1,263 @@
+// Scale run of the reconciler: N Clusters (default 2,000) in a real kube-apiserver, all probing one loopback HTTP server
+// (a path per Cluster), the compiled `cluster-probe reconcile` as a child process. Measures steady-state writes per
+// minute (must be 0), the reconciler's RSS and CPU, then fails 10% at once and times until all of them are tainted.
+// Run: npm run build && npx tsx bench/reconciler/index.ts [--clusters 2000] [--period 10] [--steady 60]
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseAllDocuments, stringify } from 'yaml';
+import { KubeConfig } from '@kubernetes/client-node';
+import { Informer, KubeClient } from '../../src/reconciler/index.js';
+import type { Cluster } from '../../src/schema/index.js';
+import { startControlPlane } from '../../test/e2e/harness/controlplane.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const TAINT = 'cluster.karmada.io/unhealthy';
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+const N = arg('clusters', 2000);
+const PERIOD = arg('period', 10);
+const FAILURE_THRESHOLD = arg('failure-threshold', 3);
+const STEADY_S = arg('steady', 60);
+const FAIL_SHARE = 0.1;
+
+const log = (line: string): void => void process.stderr.write(`bench/reconciler: ${line}\n`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function binDir(): string {
+  if (process.env.CLUSTER_PROBE_CONTROLPLANE_BIN) return process.env.CLUSTER_PROBE_CONTROLPLANE_BIN;
+  log('finding or building the control plane (scripts/build-controlplane.mjs)');
+  const out = execFileSync(process.execPath, [join(ROOT, 'scripts/build-controlplane.mjs')], { encoding: 'utf8' });
+  return out.trim().split('\n').pop()!;
+}
+
+/** The generated CRD without the description on `metadata` that a real apiserver refuses. */
+function crdFile(dir: string): string {
+  const path = join(ROOT, 'manifests/crd/cluster.karmada.io_clusters.yaml');
+  const docs = parseAllDocuments(readFileSync(path, 'utf8')).map((d) => d.toJS() as Record<string, unknown>);
+  for (const doc of docs) {
+    const versions = (
+      doc.spec as { versions?: { schema?: { openAPIV3Schema?: { properties?: Record<string, unknown> } } }[] }
+    ).versions;
+    for (const v of versions ?? []) {
+      const props = v.schema?.openAPIV3Schema?.properties;
+      if (props?.metadata !== undefined) props.metadata = { type: 'object' };
+    }
+  }
+  const out = join(dir, 'clusters-crd.yaml');
+  writeFileSync(out, docs.map((d) => stringify(d)).join('---\n'));
+  return out;
+}
+
+/** utime+stime in seconds and RSS in MiB of a process, from /proc. */
+function usage(pid: number): { cpuS: number; rssMiB: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return { cpuS: ticks / 100, rssMiB: Number(rss) / 1024 };
+}
+
+async function metric(port: number, name: string, labels: Record<string, string> = {}): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`, { signal: AbortSignal.timeout(10_000) })).text();
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)$/.exec(line);
+    if (m === null || m[1] !== name) continue;
+    if (Object.entries(labels).every(([k, v]) => (m[2] ?? '').includes(`${k}="${v}"`))) sum += Number(m[3]);
+  }
+  return sum;
+}
+
+async function waitUntil(what: string, timeoutMs: number, check: () => boolean | Promise<boolean>): Promise<number> {
+  const start = Date.now();
+  while (!(await check())) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms: ${what}`);
+    await sleep(100);
+  }
+  return Date.now() - start;
+}
+
+async function main(): Promise<void> {
+  process.env.CLUSTER_PROBE_CONTROLPLANE_BIN = binDir();
+  const failing = new Set<number>();
+  let probes = 0;
+  const server = createServer((req, res) => {
+    probes++;
+    const i = Number(/^\/c\/(\d+)/.exec(req.url ?? '')?.[1] ?? -1);
+    res.writeHead(failing.has(i) ? 500 : 200).end();
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+
+  log('starting the control plane');
+  const cp = await startControlPlane({ log: (l) => log(l) });
+  let child: ReturnType<typeof spawn> | undefined;
+  let watcher: Informer<Cluster> | undefined;
+  let api: KubeClient | undefined;
+  const results: Record<string, unknown> = { clusters: N, periodSeconds: PERIOD, failureThreshold: FAILURE_THRESHOLD };
+  try {
+    await cp.applyCrd(crdFile(cp.dir));
+    const kc = new KubeConfig();
+    kc.loadFromFile(cp.kubeconfigPath);
+    api = new KubeClient(kc, { qps: 0 });
+    const client = api;
+    log(`creating ${N} Clusters`);
+    const t0 = Date.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        for (let i = next++; i < N; i = next++)
+          await client.request('POST', '/apis/cluster.karmada.io/v1alpha1/clusters', {
+            body: {
+              apiVersion: 'cluster.karmada.io/v1alpha1',
+              kind: 'Cluster',
+              metadata: { name: `member-${i}` },
+              spec: {
+                syncMode: 'Push',
+                apiEndpoint: 'https://127.0.0.1:6443',
+                livenessProbe: {
+                  httpGet: { host: '127.0.0.1', port, path: `/c/${i}` },
+                  periodSeconds: PERIOD,
+                  failureThreshold: FAILURE_THRESHOLD,
+                },
+              },
+            },
+          });
+      }),
+    );
+    log(`created in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+
+    // Our own watch: every change of every Cluster, independent of the reconciler's metrics.
+    let modified = 0;
+    watcher = new Informer<Cluster>({
+      api,
+      path: '/apis/cluster.karmada.io/v1alpha1/clusters',
+      resource: 'clusters',
+    });
+    watcher.addHandlers({ onUpdate: () => void modified++ });
+    watcher.start();
+    await watcher.waitForSync(60_000);
+    const cache = watcher;
+    const count = (pred: (c: Cluster) => boolean): number => cache.list().filter(pred).length;
+    const healthy = (c: Cluster): boolean =>
+      c.status?.conditions?.some((x) => x.type === 'Healthy' && x.status === 'True') === true;
+    const tainted = (c: Cluster): boolean => (c.spec.taints ?? []).some((t) => t.key === TAINT);
+
+    log('starting the reconciler (dist/, compiled)');
+    const script = `import { Command } from 'commander'; import { register } from '${join(ROOT, 'dist/src/cli/reconcile.js')}';
+      const p = new Command('cluster-probe'); register(p); await p.parseAsync(process.argv.slice(1), { from: 'user' });`;
+    child = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        script,
+        '--',
+        'reconcile',
+        '--kubeconfig',
+        cp.kubeconfigPath,
+        '--metrics-port',
+        '0',
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT },
+    );
+    let mport = 0;
+    let head = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      if (mport !== 0) return;
+      head += chunk;
+      const m = /"address":"http:\/\/127\.0\.0\.1:(\d+)"/.exec(head);
+      if (m) mport = Number(m[1]);
+    });
+    const pid = child.pid!;
+    const started = Date.now();
+    await waitUntil('the metrics port', 30_000, () => mport !== 0);
+    const all = await waitUntil(`all ${N} Healthy=True`, 10 * 60_000, () => count(healthy) === N);
+    results.startToAllHealthyS = (Date.now() - started) / 1000;
+    log(`all ${N} Healthy=True ${(all / 1000).toFixed(1)} s after start`);
+    await sleep(PERIOD * 1000 + 2000);
+
+    log(`steady state: measuring for ${STEADY_S} s`);
+    const w0 = await metric(mport, 'cluster_probe_reconciler_writes_total');
+    const m0 = modified;
+    const u0 = usage(pid);
+    const p0 = probes;
+    let rssMax = u0.rssMiB;
+    const steadyStart = Date.now();
+    while (Date.now() - steadyStart < STEADY_S * 1000) {
+      await sleep(1000);
+      rssMax = Math.max(rssMax, usage(pid).rssMiB);
+    }
+    const elapsedS = (Date.now() - steadyStart) / 1000;
+    const u1 = usage(pid);
+    const w1 = await metric(mport, 'cluster_probe_reconciler_writes_total');
+    results.steady = {
+      seconds: elapsedS,
+      writesPerMinute: ((w1 - w0) / elapsedS) * 60,
+      clusterWatchEventsPerMinute: ((modified - m0) / elapsedS) * 60,
+      probesPerSecond: (probes - p0) / elapsedS,
+      cpuPercentOfOneCore: ((u1.cpuS - u0.cpuS) / elapsedS) * 100,
+      rssMiB: Math.round(u1.rssMiB),
+      rssMaxMiB: Math.round(rssMax),
+    };
+    log(`steady: ${JSON.stringify(results.steady)}`);
+
+    const k = Math.round(N * FAIL_SHARE);
+    for (let i = 0; i < k; i++) failing.add(i * Math.floor(1 / FAIL_SHARE));
+    const failedAt = Date.now();
+    const taintedAt: number[] = [];
+    const seen = new Set<string>();
+    watcher.addHandlers({
+      onUpdate: (_o, c) => {
+        const name = c.metadata?.name ?? '';
+        if (tainted(c) && !seen.has(name)) {
+          seen.add(name);
+          taintedAt.push(Date.now() - failedAt);
+        }
+      },
+    });
+    log(`${k} Clusters fail at once`);
+    const u2 = usage(pid);
+    await waitUntil(`all ${k} tainted`, 5 * 60_000, () => seen.size >= k);
+    const u3 = usage(pid);
+    taintedAt.sort((a, b) => a - b);
+    results.failover = {
+      failing: k,
+      allTaintedS: taintedAt[taintedAt.length - 1]! / 1000,
+      firstTaintedS: taintedAt[0]! / 1000,
+      medianTaintedS: taintedAt[Math.floor(taintedAt.length / 2)]! / 1000,
+      boundS: FAILURE_THRESHOLD * PERIOD,
+      wronglyTainted: count(tainted) - k,
+      cpuSeconds: Math.round((u3.cpuS - u2.cpuS) * 10) / 10,
+      writes: await metric(mport, 'cluster_probe_reconciler_writes_total'),
+      conflicts: await metric(mport, 'cluster_probe_reconciler_writes_total', { outcome: 'conflict' }),
+    };
+    log(`failover: ${JSON.stringify(results.failover)}`);
+    process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+  } finally {
+    await watcher?.stop();
+    api?.close();
+    if (child !== undefined && child.exitCode === null) {
+      child.kill('SIGTERM');
+      await Promise.race([new Promise((r) => child!.once('exit', r)), sleep(20_000)]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+    server.closeAllConnections();
+    server.close();
+    await cp.stop();
+  }
+}
+
+main().catch((err: unknown) => {
+  log(err instanceof Error ? (err.stack ?? err.message) : String(err));
+  process.exitCode = 1;
+});
