@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments, stringify } from 'yaml';
 import { KubeConfig } from '@kubernetes/client-node';
-import { KubeClient, type KubeApi } from '../../src/reconciler/index.js';
+import { KubeClient, shardOf, type KubeApi } from '../../src/reconciler/index.js';
 import type { Cluster } from '../../src/schema/index.js';
 import { startControlPlane, type ControlPlane } from './harness/controlplane.js';
 import {
@@ -527,5 +527,27 @@ describe('reconciler (e2e)', function () {
     );
     expect(lease.spec.holderIdentity).to.equal('pull-agent');
     expect((await pull.kill('SIGTERM')).code).to.equal(0);
+  });
+
+  it('splits the Clusters between two shards by the stable hash; each shard writes only its own', async function () {
+    const probed = ['c-flip', 'c-steady', 'c-legacy', 'c-annotation', 'c-ha', 'c-member', 'c-badport', 'c-nosecret'];
+    const shards = [
+      await launch('shard-0', ['--shard-index', '0', '--shard-count', '2']),
+      await launch('shard-1', ['--shard-index', '1', '--shard-count', '2']),
+    ];
+    const expected = [0, 1].map((i) => probed.filter((n) => shardOf(n, 2) === i).length);
+    expect(expected[0]! * expected[1]!, 'both shards own something').to.be.above(0);
+    await waitFor('both shards listed', 15_000, async () => {
+      const w = await Promise.all(shards.map((x) => x.metric('cluster_probe_reconciler_workers')));
+      return w[0] === expected[0] && w[1] === expected[1] ? true : undefined;
+    });
+    const owner = shardOf('c-flip', 2);
+    servers.get('c-flip')!.healthy = false;
+    await waitCluster('tainted by its shard', 'c-flip', (x) => tainted(x), BOUND_MS + 1000);
+    servers.get('c-flip')!.healthy = true;
+    await waitCluster('untainted by its shard', 'c-flip', (x) => !tainted(x), BOUND_MS + 1000);
+    expect(await shards[owner]!.metric('cluster_probe_reconciler_writes_total', { kind: 'taints' })).to.equal(2);
+    expect(await shards[1 - owner]!.metric('cluster_probe_reconciler_writes_total', { kind: 'taints' })).to.equal(0);
+    for (const x of shards) expect((await x.kill('SIGTERM')).code).to.equal(0);
   });
 });
