@@ -1,0 +1,113 @@
+// The list+watch cache against a scripted API: a 410 Gone relists (and tells deletions that happened meanwhile), any
+// other watch error restarts from the last resourceVersion after a backoff, and its handlers see only real changes.
+import { expect } from 'chai';
+import { Informer, KubeApiError, type KubeApi, type WatchEvent } from '../../../src/reconciler/index.js';
+
+interface Obj {
+  metadata: { name: string; resourceVersion: string };
+}
+const obj = (name: string, rv: string): Obj => ({ metadata: { name, resourceVersion: rv } });
+
+type WatchStep = (onEvent: (e: WatchEvent<Obj>) => void) => Promise<void>;
+
+/** Lists return `lists` in turn (the last one repeats); watches run `watches` in turn, then hang until aborted. */
+class ScriptedApi implements KubeApi {
+  readonly calls: string[] = [];
+  constructor(
+    private readonly lists: Obj[][],
+    private readonly watches: WatchStep[],
+  ) {}
+
+  async request<T>(_method: string, _path: string): Promise<T> {
+    this.calls.push(`list`);
+    const items = this.lists.length > 1 ? this.lists.shift()! : this.lists[0]!;
+    return { items, metadata: { resourceVersion: String(10 * this.calls.length) } } as T;
+  }
+
+  async watch<T>(
+    _path: string,
+    query: Record<string, string | number | boolean | undefined>,
+    onEvent: (event: WatchEvent<T>) => void,
+    signal: AbortSignal,
+  ): Promise<void> {
+    this.calls.push(`watch@${String(query.resourceVersion)}`);
+    const step = this.watches.shift();
+    if (step !== undefined) return step(onEvent as (e: WatchEvent<Obj>) => void);
+    await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  }
+}
+
+const until = async (cond: () => boolean): Promise<void> => {
+  const deadline = Date.now() + 2_000;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in 2 s');
+    await new Promise((r) => setTimeout(r, 2));
+  }
+};
+
+describe('reconciler informer', () => {
+  it('relists on 410 Gone and reports what disappeared meanwhile as deleted', async () => {
+    const api = new ScriptedApi(
+      [[obj('a', '1'), obj('b', '2')], [obj('a', '1')]],
+      [
+        async (on) => {
+          on({ type: 'MODIFIED', object: obj('b', '3') });
+          throw new KubeApiError(410, 'Expired', 'too old resource version');
+        },
+      ],
+    );
+    const seen: string[] = [];
+    const inf = new Informer<Obj>({ api, path: '/x', resource: 'x', backoffBaseMs: 1 });
+    inf.addHandlers({
+      onAdd: (o) => seen.push(`add ${o.metadata.name}`),
+      onUpdate: (_o, n) => seen.push(`update ${n.metadata.name}@${n.metadata.resourceVersion}`),
+      onDelete: (o) => seen.push(`delete ${o.metadata.name}`),
+    });
+    inf.start();
+    await until(() => api.calls.length >= 4);
+    await inf.stop();
+    expect(api.calls).to.deep.equal(['list', 'watch@10', 'list', 'watch@30']);
+    expect(seen).to.deep.equal(['add a', 'add b', 'update b@3', 'delete b']);
+    expect(inf.list().map((o) => o.metadata.name)).to.deep.equal(['a']);
+  });
+
+  it('restarts the watch from the last resourceVersion after an error, without a relist', async () => {
+    const restarts: string[] = [];
+    const api = new ScriptedApi(
+      [[obj('a', '1')]],
+      [
+        async (on) => {
+          on({ type: 'MODIFIED', object: obj('a', '15') });
+          throw new Error('socket hang up');
+        },
+        async () => {
+          throw new Error('connect ECONNREFUSED 127.0.0.1:6443');
+        },
+      ],
+    );
+    const inf = new Informer<Obj>({
+      api,
+      path: '/x',
+      resource: 'x',
+      backoffBaseMs: 1,
+      onRestart: (reason) => restarts.push(reason),
+    });
+    inf.start();
+    await until(() => api.calls.length >= 4);
+    await inf.stop();
+    expect(api.calls).to.deep.equal(['list', 'watch@10', 'watch@15', 'watch@15']);
+    expect(restarts).to.deep.equal(['error', 'error']);
+  });
+
+  it('does not report an update that carries the resourceVersion it already has', async () => {
+    const api = new ScriptedApi([[obj('a', '1')]], [async (on) => on({ type: 'MODIFIED', object: obj('a', '1') })]);
+    let updates = 0;
+    const inf = new Informer<Obj>({ api, path: '/x', resource: 'x', resyncMs: 60_000 });
+    inf.addHandlers({ onUpdate: () => updates++ });
+    inf.start();
+    expect(await inf.waitForSync(1_000)).to.equal(true);
+    await until(() => api.calls.length >= 3);
+    await inf.stop();
+    expect(updates).to.equal(0);
+  });
+});
