@@ -3,12 +3,11 @@
 // minute (must be 0), the reconciler's RSS and CPU, then fails 10% at once and times until all of them are tainted.
 // Run: npm run build && npx tsx bench/reconciler/index.ts [--clusters 2000] [--period 10] [--steady 60]
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseAllDocuments, stringify } from 'yaml';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Informer, KubeClient } from '../../src/reconciler/index.js';
 import type { Cluster } from '../../src/schema/index.js';
@@ -36,24 +35,6 @@ function binDir(): string {
   log('finding or building the control plane (scripts/build-controlplane.mjs)');
   const out = execFileSync(process.execPath, [join(ROOT, 'scripts/build-controlplane.mjs')], { encoding: 'utf8' });
   return out.trim().split('\n').pop()!;
-}
-
-/** The generated CRD without the description on `metadata` that a real apiserver refuses. */
-function crdFile(dir: string): string {
-  const path = join(ROOT, 'manifests/crd/cluster.karmada.io_clusters.yaml');
-  const docs = parseAllDocuments(readFileSync(path, 'utf8')).map((d) => d.toJS() as Record<string, unknown>);
-  for (const doc of docs) {
-    const versions = (
-      doc.spec as { versions?: { schema?: { openAPIV3Schema?: { properties?: Record<string, unknown> } } }[] }
-    ).versions;
-    for (const v of versions ?? []) {
-      const props = v.schema?.openAPIV3Schema?.properties;
-      if (props?.metadata !== undefined) props.metadata = { type: 'object' };
-    }
-  }
-  const out = join(dir, 'clusters-crd.yaml');
-  writeFileSync(out, docs.map((d) => stringify(d)).join('---\n'));
-  return out;
 }
 
 /** utime+stime in seconds and RSS in MiB of a process, from /proc. */
@@ -105,7 +86,7 @@ async function main(): Promise<void> {
   let api: KubeClient | undefined;
   const results: Record<string, unknown> = { clusters: N, periodSeconds: PERIOD, failureThreshold: FAILURE_THRESHOLD };
   try {
-    await cp.applyCrd(crdFile(cp.dir));
+    await cp.applyCrd(join(ROOT, 'manifests/crd/cluster.karmada.io_clusters.yaml'));
     const kc = new KubeConfig();
     kc.loadFromFile(cp.kubeconfigPath);
     api = new KubeClient(kc, { qps: 0 });

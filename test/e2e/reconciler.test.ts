@@ -2,10 +2,9 @@
 // health servers the tests turn bad and good, and a second kube-apiserver as a member whose Nodes' Ready condition the
 // apiServer probe counts. Taints, conditions, Events, restarts, leader election and deletion, with bounded waits.
 import { expect } from 'chai';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseAllDocuments, stringify } from 'yaml';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient, shardOf, type KubeApi } from '../../src/reconciler/index.js';
 import type { Cluster } from '../../src/schema/index.js';
@@ -28,27 +27,6 @@ const PERIOD_S = 1;
 const FAILURE_THRESHOLD = 2;
 /** The issue's bound: failureThreshold x period + 2 s. */
 const BOUND_MS = FAILURE_THRESHOLD * PERIOD_S * 1000 + 2000;
-
-/**
- * The generated CRD as the apiserver takes it. The committed manifest describes `metadata`, which a real apiserver
- * forbids ("must not specify anything other than name and generateName"); until the generator drops that description,
- * the test applies a copy without it.
- */
-function crdForApiServer(dir: string): string {
-  const docs = parseAllDocuments(readFileSync(CRD, 'utf8')).map((d) => d.toJS() as Record<string, unknown>);
-  for (const doc of docs) {
-    const versions = (
-      doc.spec as { versions?: { schema?: { openAPIV3Schema?: { properties?: Record<string, unknown> } } }[] }
-    )?.versions;
-    for (const v of versions ?? []) {
-      const props = v.schema?.openAPIV3Schema?.properties;
-      if (props?.metadata !== undefined) props.metadata = { type: 'object' };
-    }
-  }
-  const out = join(dir, 'clusters-crd.yaml');
-  writeFileSync(out, docs.map((d) => stringify(d)).join('---\n'));
-  return out;
-}
 
 interface EventObject {
   reason?: string;
@@ -135,7 +113,7 @@ describe('reconciler (e2e)', function () {
 
   before(async function () {
     [host, member] = await Promise.all([startControlPlane(), startControlPlane()]);
-    await host.applyCrd(crdForApiServer(host.dir));
+    await host.applyCrd(CRD);
     const kc = new KubeConfig();
     kc.loadFromFile(host.kubeconfigPath);
     api = new KubeClient(kc);
