@@ -22,6 +22,7 @@ import {
   type PlaygroundState,
   type RecordedProcess,
 } from './state.js';
+import { startReconciler, type ReconcilerProcess } from './reconciler-process.js';
 import { currentCli, WebhookProcess, type CliInvocation } from './webhook-process.js';
 
 export interface DevUpOptions {
@@ -77,7 +78,11 @@ function displayPath(path: string): string {
 
 function describeProcess(pid: number, match: string): RecordedProcess {
   const line = commandLine(pid) ?? '';
-  const name = line.includes(' serve ') ? 'webhook' : basename(line.split(' ')[0] ?? '') || 'process';
+  const name = line.includes(' serve ')
+    ? 'webhook'
+    : line.includes(' reconcile ')
+      ? 'reconciler'
+      : basename(line.split(' ')[0] ?? '') || 'process';
   return { pid, name, match };
 }
 
@@ -100,22 +105,29 @@ function record(plane: ControlPlane, webhook: WebhookProcess | undefined, starte
   };
 }
 
-function instructions(plane: ControlPlane, webhook: WebhookProcess): string {
+function instructions(plane: ControlPlane, webhook: WebhookProcess, reconciler: ReconcilerProcess): string {
   const kubeconfig = stableKubeconfigPath();
-  const sample = displayPath(join(packageRoot(), 'test', 'fixtures', 'clusters', 'member-legacy.yaml'));
+  const fixture = (name: string) => displayPath(join(packageRoot(), 'test', 'fixtures', 'clusters', name));
   return [
     '',
-    `The playground is up: kube-apiserver ${plane.url}, webhook ${webhook.url}.`,
+    `The playground is up: kube-apiserver ${plane.url}, webhook ${webhook.url}, reconciler ${reconciler.metricsUrl}/metrics.`,
     '',
     `  kubeconfig: ${kubeconfig}`,
     `  export KUBECONFIG=${kubeconfig}`,
     '',
     'Try the legacy annotation being migrated by the webhook:',
     '',
-    `  kubectl --kubeconfig ${kubeconfig} apply -f ${sample}`,
+    `  kubectl --kubeconfig ${kubeconfig} apply -f ${fixture('member-legacy.yaml')}`,
     `  kubectl --kubeconfig ${kubeconfig} get cluster member-legacy -o yaml`,
     '',
-    'Logs: ' + ['kube-apiserver.log', 'etcd.log', 'webhook.log'].map((f) => join(plane.dir, f)).join(', '),
+    'And a cluster whose probe fails, tainted by the reconciler within seconds:',
+    '',
+    `  kubectl --kubeconfig ${kubeconfig} apply -f ${fixture('playground-unreachable.yaml')}`,
+    `  kubectl --kubeconfig ${kubeconfig} get clusters -o wide`,
+    `  kubectl --kubeconfig ${kubeconfig} get events -n default`,
+    '',
+    'Logs: ' +
+      ['kube-apiserver.log', 'etcd.log', 'webhook.log', 'reconciler.log'].map((f) => join(plane.dir, f)).join(', '),
     'Press Ctrl-C to stop and remove everything (or run `cluster-probe dev down` from another terminal).',
     '',
   ].join('\n');
@@ -187,12 +199,19 @@ export async function devUp(options: DevUpOptions): Promise<number> {
     await plane.registerWebhooks(await webhook.manifests());
     progress('waiting until the apiserver calls the webhook');
     await waitForWebhookAnswering(plane);
+    progress('starting `cluster-probe reconcile`');
+    const reconciler = await startReconciler(options.cli ?? currentCli(), plane.dir, plane.kubeconfigPath, (group) =>
+      started.adopt(group),
+    );
+    writeState(record(plane, webhook, startedAt));
 
-    out(instructions(plane, webhook));
+    out(instructions(plane, webhook, reconciler));
     phase = 'running';
     const watcher = setInterval(() => {
       const reason = webhook.process?.exitReason;
       if (reason !== undefined) stopRequested(`the webhook ${reason} (see ${webhook.logPath})`);
+      const reconcilerExit = reconciler.group.exitReason;
+      if (reconcilerExit !== undefined) stopRequested(`the reconciler ${reconcilerExit} (see ${reconciler.logPath})`);
     }, 1_000);
     const why = await stopped;
     clearInterval(watcher);

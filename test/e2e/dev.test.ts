@@ -96,7 +96,7 @@ describe('cluster-probe dev up / dev down', function () {
       `  kubectl --kubeconfig ${kubeconfig()} apply -f test/fixtures/clusters/member-legacy.yaml\n`,
     );
     const state = JSON.parse(readFileSync(stateFile(), 'utf8')) as { dir: string; processes: { name: string }[] };
-    expect(state.processes.map((p) => p.name)).to.deep.equal(['etcd', 'kube-apiserver', 'webhook']);
+    expect(state.processes.map((p) => p.name)).to.deep.equal(['etcd', 'kube-apiserver', 'webhook', 'reconciler']);
 
     const applied = await run(
       ['kubectl', '--kubeconfig', kubeconfig(), 'apply', '-f', 'test/fixtures/clusters/member-legacy.yaml'],
@@ -107,6 +107,26 @@ describe('cluster-probe dev up / dev down', function () {
       out: 'cluster.cluster.karmada.io/member-legacy created\n',
       err: 'Warning: migrated annotation cluster.karmada.io/health-checker into spec.livenessProbe.httpGet\n',
     });
+
+    // The reconciler runs too: the sample whose probe cannot connect gets tainted and Healthy=False.
+    const unreachable = 'test/fixtures/clusters/playground-unreachable.yaml';
+    expect(up.stdout()).to.include(`  kubectl --kubeconfig ${kubeconfig()} apply -f ${unreachable}\n`);
+    const created = await run(['kubectl', '--kubeconfig', kubeconfig(), 'apply', '-f', unreachable], env);
+    expect(created.code, created.err).to.equal(0);
+    const jsonpath =
+      '{.spec.taints[*].key} {.status.conditions[?(@.type=="Healthy")].status} {.status.conditions[?(@.type=="Healthy")].reason}';
+    let seen = '';
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      const got = await run(
+        ['kubectl', '--kubeconfig', kubeconfig(), 'get', 'cluster', 'member-unreachable', '-o', `jsonpath=${jsonpath}`],
+        env,
+      );
+      seen = got.out;
+      if (seen === 'cluster.karmada.io/unhealthy False LivenessProbeFailed') break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(seen).to.equal('cluster.karmada.io/unhealthy False LivenessProbeFailed');
 
     up.child.kill('SIGINT');
     expect(await up.exited).to.equal(0);
