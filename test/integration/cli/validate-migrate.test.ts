@@ -36,6 +36,7 @@ describe('cluster-probe validate', () => {
       ['member-dev', true],
       ['member-http', true],
       ['member-legacy', true],
+      ['member-unreachable', true],
     ]);
     expect(out.results[0]?.errors.map((e) => e.message)).to.deep.equal([
       'spec.livenessProbe.tcpSocket: Forbidden: may not specify more than 1 handler type',
