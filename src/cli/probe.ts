@@ -1,11 +1,19 @@
 // `cluster-probe probe`: runs a Cluster's liveness probe (or an httpGet of a URL) once, now, and reports it as text or
-// JSON; exit 0 success, 1 failure, 2 configuration or usage error. Uses src/probe only, no Kubernetes client.
+// JSON; exit 0 success, 1 failure, 2 configuration or usage error. Reads the Cluster as the reconciler does
+// (src/reconciler's probe source) and probes with src/probe; talks to no Kubernetes API.
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { parseAllDocuments } from 'yaml';
-import { runProbe, type LivenessProbe, type ProbeContext, type ProbeResult } from '../probe/index.js';
+import {
+  runProbe,
+  type LivenessProbe as ProbeLivenessProbe,
+  type ProbeContext,
+  type ProbeResult,
+} from '../probe/index.js';
+import { probeSourceOf } from '../reconciler/index.js';
+import { LEGACY_ANNOTATION, PROBE_ANNOTATION, type Cluster } from '../schema/index.js';
 
-export const LIVENESS_PROBE_ANNOTATION = 'cluster.karmada.io/liveness-probe';
+export const LIVENESS_PROBE_ANNOTATION = PROBE_ANNOTATION;
 
 export interface ProbeCommandOptions {
   file?: string;
@@ -32,7 +40,7 @@ const defaultIo: Io = {
 class UsageError extends Error {}
 
 interface Loaded {
-  probe: LivenessProbe;
+  probe: ProbeLivenessProbe;
   ctx: ProbeContext;
   cluster?: string;
   source: string;
@@ -79,36 +87,32 @@ function fromCluster(path: string, io: Io): Loaded {
     const value: unknown = doc.toJS();
     if (isObj(value)) objects.push(value);
   }
-  const cluster = objects.find((o) => o.kind === 'Cluster') ?? objects[0];
-  if (cluster === undefined) throw new UsageError(`${path}: no Cluster object found`);
+  const clusters = objects.filter((o) => o.kind === 'Cluster');
+  if (clusters.length === 0) throw new UsageError(`${path}: no Cluster object found (kind: Cluster)`);
+  if (clusters.length > 1)
+    throw new UsageError(`${path}: holds ${clusters.length} Clusters; probe one at a time (one document per file)`);
+  const cluster = clusters[0] as Obj;
   const metadata = isObj(cluster.metadata) ? cluster.metadata : {};
   const name = typeof metadata.name === 'string' ? metadata.name : undefined;
   const spec = isObj(cluster.spec) ? cluster.spec : {};
   const where = `${path}: Cluster${name !== undefined ? ` "${name}"` : ''}`;
-  let probe: unknown = spec.livenessProbe;
-  let source = 'spec.livenessProbe';
-  if (probe === undefined) {
-    const annotations = isObj(metadata.annotations) ? metadata.annotations : {};
-    const raw = annotations[LIVENESS_PROBE_ANNOTATION];
-    if (typeof raw === 'string') {
-      source = `annotation ${LIVENESS_PROBE_ANNOTATION}`;
-      try {
-        probe = JSON.parse(raw);
-      } catch (e) {
-        throw new UsageError(
-          `${where}: annotation ${LIVENESS_PROBE_ANNOTATION}: invalid JSON: ${e instanceof Error ? e.message : String(e)}`,
-        );
-      }
-    }
-  }
-  if (!isObj(probe))
+  // The same reading of the Cluster as the reconciler's: the field, else the annotation, else the legacy annotation.
+  const found = probeSourceOf(cluster as unknown as Cluster);
+  if (found.kind === 'none')
     throw new UsageError(
-      `${where} has no spec.livenessProbe (nor annotation ${LIVENESS_PROBE_ANNOTATION}); add one, or use --url`,
+      `${where} has no spec.livenessProbe (nor annotation ${PROBE_ANNOTATION} or ${LEGACY_ANNOTATION}); add one, or use --url`,
     );
+  if ('error' in found) throw new UsageError(`${where}: ${found.error}`);
+  const probe = found.probe;
+  const source = {
+    field: 'spec.livenessProbe',
+    annotation: `annotation ${PROBE_ANNOTATION}`,
+    legacy: `annotation ${LEGACY_ANNOTATION} (legacy)`,
+  }[found.kind];
   const ctx: ProbeContext = {};
   if (typeof spec.apiEndpoint === 'string') ctx.apiEndpoint = spec.apiEndpoint;
   if (spec.insecureSkipTLSVerification === true) ctx.insecureSkipTLSVerify = true;
-  return { probe: probe as LivenessProbe, ctx, ...(name !== undefined ? { cluster: name } : {}), source };
+  return { probe: probe as ProbeLivenessProbe, ctx, ...(name !== undefined ? { cluster: name } : {}), source };
 }
 
 function render(result: ProbeResult, loaded: Loaded, format: string): string {
@@ -142,7 +146,7 @@ export async function probeCommand(opts: ProbeCommandOptions, io: Io = defaultIo
     if ((opts.file === undefined) === (opts.url === undefined))
       throw new UsageError('give exactly one of -f/--file CLUSTER.yaml or --url URL');
     const loaded = opts.url !== undefined ? fromUrl(opts.url) : fromCluster(opts.file!, io);
-    const probe: LivenessProbe = { ...loaded.probe };
+    const probe: ProbeLivenessProbe = { ...loaded.probe };
     if (opts.timeout !== undefined) {
       const t = Number(opts.timeout);
       if (!Number.isInteger(t) || t < 1)

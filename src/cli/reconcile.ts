@@ -2,6 +2,8 @@
 // the unhealthy taint; serves /healthz, /readyz, /metrics over plain HTTP; stops cleanly on SIGTERM/SIGINT (workers
 // stopped, lease released, exit 0). Thin: flags in, Reconciler from src/reconciler out.
 import { hostname } from 'node:os';
+import { DEFAULT_DENY_LIST } from '../probe/index.js';
+import { collectCidr } from './cidr-option.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { pino, type Logger } from 'pino';
 import {
@@ -35,6 +37,7 @@ interface ReconcileFlags {
   kubeApiQps: number;
   kubeApiBurst: number;
   logLevel: string;
+  denyCidr?: string[];
 }
 
 function integer(min: number, max: number) {
@@ -76,6 +79,7 @@ async function runReconcile(flags: ReconcileFlags): Promise<void> {
   const metrics = createMetrics({ defaultMetrics: true });
   const reconciler = new Reconciler({
     kubeConfig,
+    ...(flags.denyCidr !== undefined ? { denyList: flags.denyCidr } : {}),
     taintEffect: flags.taintEffect,
     identity,
     log,
@@ -194,6 +198,11 @@ export function register(program: Command): void {
     .option('--resync <seconds>', 'full relist and reconcile of every Cluster', seconds(10, 86_400), 600)
     .option('--kube-api-qps <n>', 'client-side rate limit to the apiserver', integer(1, 100_000), 100)
     .option('--kube-api-burst <n>', 'client-side burst to the apiserver', integer(1, 100_000), 200)
+    .option(
+      '--deny-cidr <cidr>',
+      `address range probes may never connect to, checked after DNS; repeatable, replaces the default (${DEFAULT_DENY_LIST.join(', ')})`,
+      collectCidr,
+    )
     .addOption(
       new Option('--log-level <level>', 'log level').choices(['debug', 'info', 'warn', 'error']).default('info'),
     )

@@ -1,9 +1,10 @@
 // `cluster-probe serve`: the admission webhook over HTTPS (POST /mutate, /validate; GET /healthz, /readyz, /metrics).
 // Thin: parses flags, optionally makes development certificates, starts WebhookServer, stops it on SIGTERM/SIGINT.
+import { collectCidr } from './cidr-option.js';
 import { Command, Option, InvalidArgumentError } from 'commander';
 import { pino, type Logger } from 'pino';
 import { ensureCertificates } from '../certs/index.js';
-import { DEFAULT_DENY_CIDRS, parseCidr, WebhookServer } from '../webhook/index.js';
+import { DEFAULT_DENY_CIDRS, WebhookServer } from '../webhook/index.js';
 import type { ProbeLocation } from '../schema/index.js';
 
 interface ServeFlags {
@@ -32,14 +33,6 @@ function seconds(value: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n < 0 || n > 3600) throw new InvalidArgumentError('must be a number of seconds (0-3600)');
   return n;
-}
-
-function collectCidr(value: string, previous: string[] | undefined): string[] {
-  try {
-    return [...(previous ?? []), parseCidr(value)];
-  } catch (err) {
-    throw new InvalidArgumentError((err as Error).message);
-  }
 }
 
 export function createLogger(level: string): Logger {

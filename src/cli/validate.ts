@@ -1,5 +1,6 @@
 // `cluster-probe validate`: checks Cluster manifests offline with the schema library, as the webhook would.
 // Exit 0 all valid, 1 some invalid, 2 unreadable or unparsable input (or a usage error).
+import { collectCidr } from './cidr-option.js';
 import { Command, Option } from 'commander';
 import { DEFAULT_DENY_CIDRS, KIND, validateCluster, type FieldError, type ProbeLocation } from '../schema/index.js';
 import { expandPaths, InputError, objectsOf, readSource } from './documents.js';
@@ -96,7 +97,11 @@ export function register(program: Command): void {
         .choices(['field', 'annotation'])
         .default('field'),
     )
-    .option('--deny-cidr <cidr...>', 'address ranges probe hosts may not target', [...DEFAULT_DENY_CIDRS])
+    .option(
+      '--deny-cidr <cidr>',
+      `address range probe hosts may not target; repeatable, replaces the default (${DEFAULT_DENY_CIDRS.join(', ')})`,
+      collectCidr,
+    )
     .addHelpText(
       'after',
       `
@@ -107,8 +112,11 @@ Examples:
   cluster-probe validate clusters/
   kubectl get clusters -o yaml | cluster-probe validate -o json -`,
     )
-    .action((paths: string[], opts: { output: 'text' | 'json'; probeLocation: ProbeLocation; denyCidr: string[] }) => {
-      const run = validateInputs(paths, { probeLocation: opts.probeLocation, denyHosts: opts.denyCidr });
+    .action((paths: string[], opts: { output: 'text' | 'json'; probeLocation: ProbeLocation; denyCidr?: string[] }) => {
+      const run = validateInputs(paths, {
+        probeLocation: opts.probeLocation,
+        denyHosts: opts.denyCidr ?? [...DEFAULT_DENY_CIDRS],
+      });
       if (opts.output === 'json') process.stdout.write(`${JSON.stringify({ results: run.results }, null, 2)}\n`);
       else process.stdout.write(renderText(run));
       for (const p of run.problems) process.stderr.write(`cluster-probe validate: ${p}\n`);

@@ -3,12 +3,14 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 
-/** Link-local and cloud metadata addresses. Loopback stays allowed: the tests and the bench run there. */
+/** Link-local and cloud metadata addresses (Alibaba's 100.100.100.200 lies outside link-local). Loopback stays
+ * allowed: the tests and the bench run there. */
 export const DEFAULT_DENY_LIST: readonly string[] = Object.freeze([
   '169.254.0.0/16',
   'fe80::/10',
   '169.254.169.254/32',
   'fd00:ec2::254/128',
+  '100.100.100.200/32',
 ]);
 
 interface Cidr {

@@ -3,6 +3,7 @@
 // Pure: no I/O. A probe that cannot be read is a configuration error, reported with the place it came from.
 import {
   convertLegacyAnnotation,
+  parseAnnotationJson,
   LEGACY_ANNOTATION,
   PROBE_ANNOTATION,
   validateProbe,
@@ -35,13 +36,9 @@ export function probeSourceOf(cluster: Cluster): ProbeSource {
   const apiEndpoint = cluster.spec?.apiEndpoint;
   const raw = annotations[PROBE_ANNOTATION];
   if (raw !== undefined) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch (e) {
-      const reason = e instanceof Error ? e.message.replace(/, ".*" is not valid JSON$/s, '') : String(e);
-      return { kind: 'annotation', error: `metadata.annotations[${PROBE_ANNOTATION}]: invalid JSON: ${reason}` };
-    }
+    const read = parseAnnotationJson(raw, PROBE_ANNOTATION);
+    if (read.error !== undefined) return { kind: 'annotation', error: read.error.message };
+    const parsed = read.value;
     if (!isObject(parsed))
       return { kind: 'annotation', error: `metadata.annotations[${PROBE_ANNOTATION}]: must be a JSON object` };
     return checked('annotation', parsed, `metadata.annotations[${PROBE_ANNOTATION}]`, apiEndpoint);

@@ -28,7 +28,7 @@ export function parseAnnotationJson(raw: unknown, key: string): ParsedJson {
     const pos = /at position (\d+)/.exec(msg)?.[1] ?? (/end of JSON input/.test(msg) ? String(raw.length) : undefined);
     const reason = msg
       .replace(/\s*in JSON at position \d+.*$/s, '')
-      .replace(/, ".*" is not valid JSON$/s, '')
+      .replace(/, ".*"(\.\.\.)? is not valid JSON$/s, '')
       .replace(/\s*\(line \d+ column \d+\)$/, '');
     const at = pos === undefined ? '' : ` at position ${pos}`;
     return { error: fieldErrors.invalidOmitted(path, `invalid JSON${at}: ${reason}`) };

@@ -10,10 +10,10 @@ export interface WebhookOptions {
 }
 
 /**
- * The schema library's defaults (link-local 169.254.0.0/16 and fe80::/10, which hold 169.254.169.254, and AWS IMDS
- * over IPv6 fd00:ec2::254) plus the metadata address that lives outside them: Alibaba Cloud's 100.100.100.200.
+ * The schema library's defaults: link-local 169.254.0.0/16 and fe80::/10 (which hold 169.254.169.254), AWS IMDS over
+ * IPv6 fd00:ec2::254 and Alibaba Cloud's 100.100.100.200.
  */
-export const DEFAULT_DENY_CIDRS: readonly string[] = [...new Set([...SCHEMA_DENY_CIDRS, '100.100.100.200/32'])];
+export const DEFAULT_DENY_CIDRS: readonly string[] = SCHEMA_DENY_CIDRS;
 
 export const DEFAULT_WEBHOOK_OPTIONS: WebhookOptions = {
   probeLocation: 'field',

@@ -126,7 +126,7 @@ describe('cluster-probe probe', function () {
           'c.yaml':
             "kind: Cluster\nmetadata:\n  name: x\n  annotations:\n    cluster.karmada.io/liveness-probe: '{oops'\n",
         },
-        /annotation cluster\.karmada\.io\/liveness-probe: invalid JSON/,
+        /metadata\.annotations\[cluster\.karmada\.io\/liveness-probe\]: Invalid value: invalid JSON/,
       ],
     ];
     for (const [opts, files, pattern] of cases) {

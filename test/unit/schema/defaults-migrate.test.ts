@@ -189,3 +189,19 @@ describe('migrateCluster', () => {
     expect(validateCluster(defaultCluster(object))).to.deep.equal({ valid: true, errors: [], warnings: [] });
   });
 });
+
+describe('annotation JSON errors', () => {
+  it('name the position and never echo the annotation text (it may hold a token or caBundle)', () => {
+    for (const raw of ['Bearer SUPERSECRETTOKEN-0123456789-abcdefghijklmnopqrstuvwxyz', '{"url": SUPERSECRET}']) {
+      const r = validateCluster({
+        metadata: { name: 'm', annotations: { [LEGACY]: raw } },
+        spec: { syncMode: 'Push' },
+      });
+      expect(r.errors).to.have.length(1);
+      expect(r.errors[0]?.message).to.match(
+        /^metadata\.annotations\[cluster\.karmada\.io\/health-checker\]: Invalid value: invalid JSON/,
+      );
+      expect(r.errors[0]?.message).to.not.contain('SUPER');
+    }
+  });
+});
