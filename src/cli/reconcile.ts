@@ -75,7 +75,18 @@ async function runReconcile(flags: ReconcileFlags): Promise<void> {
   if (flags.shardIndex !== undefined && flags.shardCount !== undefined && flags.shardIndex >= flags.shardCount)
     throw new InvalidArgumentError(`--shard-index ${flags.shardIndex} must be below --shard-count ${flags.shardCount}`);
   const identity = flags.identity ?? `${hostname()}_${process.pid}`;
-  const kubeConfig = loadKubeConfig(flags.kubeconfig);
+  let kubeConfig;
+  try {
+    kubeConfig = loadKubeConfig(flags.kubeconfig);
+  } catch (err) {
+    const reason =
+      err instanceof Error
+        ? err.message.replace(/^ENOENT: no such file or directory, open .*$/, 'no such file')
+        : String(err);
+    throw new Error(
+      `${flags.kubeconfig === undefined ? 'the default kubeconfig (KUBECONFIG, ~/.kube/config)' : `--kubeconfig ${flags.kubeconfig}`}: cannot load: ${reason}`,
+    );
+  }
   const metrics = createMetrics({ defaultMetrics: true });
   const reconciler = new Reconciler({
     kubeConfig,

@@ -1,15 +1,10 @@
-// Turns "object as received" + "object as it should be" into one RFC 6902 JSON Patch, the way controller-runtime's
-// PatchResponseFromRaw does. Pure; fast-json-patch does the structural diff.
+// The JSON Patch as an AdmissionResponse carries it (base64 of its JSON), and its application as the apiserver does
+// it. The diff itself ("object as received" + "object as it should be", as controller-runtime's PatchResponseFromRaw)
+// is the schema library's diffPatch, so migration and the webhook compute patches one way. Pure.
 import jsonpatch from 'fast-json-patch';
-import type { JsonPatchOperation } from '../schema/index.js';
+import { diffPatch, type JsonPatchOperation } from '../schema/index.js';
 
-/**
- * The patch that turns `original` into `mutated`: only the members that differ, removals of array items from the
- * highest index down, map keys escaped (`cluster.karmada.io/health-checker` -> `cluster.karmada.io~1health-checker`).
- */
-export function diffPatch(original: object, mutated: object): JsonPatchOperation[] {
-  return jsonpatch.compare(original, mutated) as JsonPatchOperation[];
-}
+export { diffPatch };
 
 /** The patch as the AdmissionResponse carries it: base64 of its JSON. */
 export function encodePatch(patch: readonly JsonPatchOperation[]): string {
