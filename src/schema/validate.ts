@@ -29,8 +29,12 @@ export interface ValidationResult {
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const denyListCache = new Map<string, DenyList>();
+// Callers such as the webhook pass the same array on every call: remember it by identity before by content.
+const denyListByArray = new WeakMap<readonly string[], DenyList>();
 function denyListFor(cidrs: readonly string[] | undefined): DenyList | undefined {
   if (cidrs === undefined || cidrs.length === 0) return undefined;
+  const known = denyListByArray.get(cidrs);
+  if (known !== undefined) return known;
   const key = cidrs.join(',');
   let list = denyListCache.get(key);
   if (list === undefined) {
@@ -38,6 +42,7 @@ function denyListFor(cidrs: readonly string[] | undefined): DenyList | undefined
     if (denyListCache.size > 16) denyListCache.clear();
     denyListCache.set(key, list);
   }
+  denyListByArray.set(cidrs, list);
   return list;
 }
 
