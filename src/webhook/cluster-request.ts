@@ -1,7 +1,14 @@
 // What mutate and validate share: recognising a Cluster request, naming it, shaping warnings and denials.
 // Pure functions over the decoded review; nothing here touches HTTP or I/O.
 import { errorBody, formatInvalid, type FieldError } from '../schema/index.js';
-import { isRecord, type AdmissionRequest, type AdmissionResponse } from './admission.js';
+import {
+  answer,
+  isRecord,
+  type AdmissionRequest,
+  type AdmissionResponse,
+  type AdmissionReview,
+  type AdmissionReviewRequest,
+} from './admission.js';
 
 export const CLUSTER_GROUP = 'cluster.karmada.io';
 export const CLUSTER_KIND = 'Cluster';
@@ -86,4 +93,29 @@ export function mergeErrors(into: FieldError[], more: readonly FieldError[]): Fi
     }
   }
   return into;
+}
+
+/** Operations that carry no object to admit or change. */
+const PASS_THROUGH = new Set(['DELETE', 'CONNECT']);
+
+/**
+ * What both handlers do first: DELETE and CONNECT pass, a kind other than Cluster passes with a warning, a Cluster
+ * review without an object is a bad request. Returns the answer to send, or the Cluster object to work on.
+ */
+export function clusterObjectOf(
+  review: AdmissionReviewRequest,
+): { answer: AdmissionReview } | { object: Record<string, unknown> } {
+  const request = review.request;
+  if (PASS_THROUGH.has(request.operation ?? '')) return { answer: answer(review, { allowed: true }) };
+  if (!isClusterRequest(request))
+    return { answer: answer(review, { allowed: true, warnings: [notAClusterWarning(request)] }) };
+  const object = request.object;
+  if (!isRecord(object))
+    return {
+      answer: answer(
+        review,
+        badRequestResponse(`${request.operation ?? 'request'} of a Cluster without request.object`),
+      ),
+    };
+  return { object };
 }

@@ -10,19 +10,9 @@ import {
   type ProbeLocation,
 } from '../schema/index.js';
 import { answer, isRecord, type AdmissionReview, type AdmissionReviewRequest } from './admission.js';
-import {
-  badRequestResponse,
-  invalidResponse,
-  isClusterRequest,
-  notAClusterWarning,
-  requestName,
-  shapeWarnings,
-} from './cluster-request.js';
+import { clusterObjectOf, invalidResponse, requestName, shapeWarnings } from './cluster-request.js';
 import { DEFAULT_WEBHOOK_OPTIONS, type WebhookOptions } from './options.js';
 import { diffPatch, encodePatch } from './patch.js';
-
-/** Operations that carry no object to change. */
-const PASS_THROUGH = new Set(['DELETE', 'CONNECT']);
 
 /**
  * Where a probe could be: the field, the probe annotation, the legacy annotation. Migration only acts on the legacy
@@ -51,12 +41,9 @@ export function mutate(
   options: Pick<WebhookOptions, 'probeLocation'> = DEFAULT_WEBHOOK_OPTIONS,
 ): AdmissionReview {
   const request = review.request;
-  if (PASS_THROUGH.has(request.operation ?? '')) return answer(review, { allowed: true });
-  if (!isClusterRequest(request)) return answer(review, { allowed: true, warnings: [notAClusterWarning(request)] });
-  const object = request.object;
-  if (!isRecord(object)) {
-    return answer(review, badRequestResponse(`${request.operation ?? 'request'} of a Cluster without request.object`));
-  }
+  const checked = clusterObjectOf(review);
+  if ('answer' in checked) return checked.answer;
+  const object = checked.object;
 
   let migrated: { object: unknown; warnings: string[] } = { object, warnings: [] };
   if (needsMigration(object, options.probeLocation)) {

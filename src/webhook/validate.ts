@@ -1,30 +1,18 @@
 // The validating admission handler: every field error at once, denied as the apiserver denies an invalid object.
 // Pure over the decoded AdmissionReview; knows nothing of express. Probe hosts are checked against the deny list.
 import { validateCluster } from '../schema/index.js';
-import { answer, isRecord, type AdmissionReview, type AdmissionReviewRequest } from './admission.js';
-import {
-  badRequestResponse,
-  invalidResponse,
-  isClusterRequest,
-  notAClusterWarning,
-  requestName,
-  shapeWarnings,
-} from './cluster-request.js';
+import { answer, type AdmissionReview, type AdmissionReviewRequest } from './admission.js';
+import { clusterObjectOf, invalidResponse, requestName, shapeWarnings } from './cluster-request.js';
 import { DEFAULT_WEBHOOK_OPTIONS, type WebhookOptions } from './options.js';
-
-const PASS_THROUGH = new Set(['DELETE', 'CONNECT']);
 
 export function validate(
   review: AdmissionReviewRequest,
   options: WebhookOptions = DEFAULT_WEBHOOK_OPTIONS,
 ): AdmissionReview {
   const request = review.request;
-  if (PASS_THROUGH.has(request.operation ?? '')) return answer(review, { allowed: true });
-  if (!isClusterRequest(request)) return answer(review, { allowed: true, warnings: [notAClusterWarning(request)] });
-  const object = request.object;
-  if (!isRecord(object)) {
-    return answer(review, badRequestResponse(`${request.operation ?? 'request'} of a Cluster without request.object`));
-  }
+  const checked = clusterObjectOf(review);
+  if ('answer' in checked) return checked.answer;
+  const object = checked.object;
 
   const result = validateCluster(object, { probeLocation: options.probeLocation, denyHosts: options.denyHosts });
   // validateCluster also checks a legacy annotation the mutating webhook did not see (or a validating webhook
