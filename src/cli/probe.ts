@@ -11,7 +11,7 @@ import {
   type ProbeResult,
 } from '../probe/index.js';
 import { probeSourceOf } from '../reconciler/index.js';
-import { LEGACY_ANNOTATION, PROBE_ANNOTATION, type Cluster } from '../schema/index.js';
+import { LEGACY_ANNOTATION, PROBE_ANNOTATION, validateProbe, type Cluster } from '../schema/index.js';
 
 export const LIVENESS_PROBE_ANNOTATION = PROBE_ANNOTATION;
 
@@ -104,6 +104,12 @@ function fromCluster(path: string, io: Io): Loaded {
     );
   if ('error' in found) throw new UsageError(`${where}: ${found.error}`);
   const probe = found.probe;
+  if (found.kind === 'field') {
+    // The annotation sources are checked by probeSourceOf; the field is checked here, as the webhook would.
+    const apiEndpoint = typeof spec.apiEndpoint === 'string' ? spec.apiEndpoint : undefined;
+    const checked = validateProbe(probe, { base: 'spec.livenessProbe', ...(apiEndpoint ? { apiEndpoint } : {}) });
+    if (!checked.valid) throw new UsageError(`${where}: ${checked.errors.map((e) => e.message).join('; ')}`);
+  }
   const source = {
     field: 'spec.livenessProbe',
     annotation: `annotation ${PROBE_ANNOTATION}`,

@@ -79,6 +79,33 @@ describe('cluster-probe probe', function () {
     expect(out.durationMs).to.be.a('number');
   });
 
+  it('probes a Cluster that still uses the legacy health-checker annotation, as the reconciler does', async () => {
+    const r = await cli({ file: 'member-legacy-url.yaml' });
+    expect(r.code).to.equal(0);
+    expect(r.stdout).to.contain('Cluster:  member-legacy (annotation cluster.karmada.io/health-checker (legacy))');
+    expect(r.stdout).to.contain('Message:  HTTP probe succeeded with statuscode: 200');
+  });
+
+  it('refuses a file with more than one Cluster, and an invalid probe, naming the field', async () => {
+    const two = await cli(
+      { file: 'two.yaml' },
+      { 'two.yaml': 'kind: Cluster\nmetadata: {name: a}\n---\nkind: Cluster\nmetadata: {name: b}\n' },
+    );
+    expect(two.code).to.equal(2);
+    expect(two.stderr).to.contain('two.yaml: holds 2 Clusters; probe one at a time (one document per file)');
+    const bad = await cli(
+      { file: 'bad.yaml' },
+      {
+        'bad.yaml':
+          'kind: Cluster\nmetadata: {name: a}\nspec:\n  livenessProbe: {tcpSocket: {host: 127.0.0.1, port: 70000}}\n',
+      },
+    );
+    expect(bad.code).to.equal(2);
+    expect(bad.stderr).to.contain(
+      'bad.yaml: Cluster "a": spec.livenessProbe.tcpSocket.port: Invalid value: 70000: must be between 1 and 65535, inclusive',
+    );
+  });
+
   it('runs an apiServer probe with --token-file and --ca-file', async () => {
     const files = { token: 'tkn\n', 'ca.crt': pki.caPem };
     expect((await cli({ file: 'member-apiserver.yaml', tokenFile: 'token', caFile: 'ca.crt' }, files)).code).to.equal(
