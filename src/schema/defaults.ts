@@ -1,6 +1,7 @@
 // Defaulting: the kubelet's probe defaults, declared as `default` in schemas/liveness-probe.schema.json and applied
 // by one function (ajv's useDefaults on a copy), to spec.livenessProbe and to the liveness-probe annotation alike.
 // Pure: returns a copy, never mutates its argument.
+import { cloneJson } from './clone.js';
 import { isDeepStrictEqual } from 'node:util';
 import { defaultingValidators } from './ajv-validators.js';
 import { PROBE_ANNOTATION, type ProbeLocation } from './constants.js';
@@ -10,7 +11,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 
 /** A copy of `probe` with every default the schema declares filled in where the user left a field out. */
 export function defaultProbe<T = LivenessProbe>(probe: T): T {
-  const copy = structuredClone(probe);
+  const copy = cloneJson(probe);
   if (isObject(copy)) defaultingValidators.livenessProbe(copy);
   return copy;
 }
@@ -25,7 +26,7 @@ export interface DefaultOptions {
  * when a default was actually added, so that defaulting twice changes nothing.
  */
 export function defaultCluster<T>(obj: T, _options: DefaultOptions = {}): T {
-  const copy = structuredClone(obj);
+  const copy = cloneJson(obj);
   if (!isObject(copy)) return copy;
   const spec = copy.spec;
   if (isObject(spec) && isObject(spec.livenessProbe)) defaultingValidators.livenessProbe(spec.livenessProbe);

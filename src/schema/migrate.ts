@@ -2,6 +2,7 @@
 // location this installation uses, returning the new object, an RFC 6902 patch from the old one, and warnings.
 // Idempotent; never drops what the user wrote; throws MigrationError with field errors for what it cannot carry.
 // Pure: no I/O.
+import { cloneJson } from './clone.js';
 import { isDeepStrictEqual } from 'node:util';
 import fastJsonPatch from 'fast-json-patch';
 import { LEGACY_ANNOTATION, PROBE_ANNOTATION, type ProbeLocation } from './constants.js';
@@ -25,6 +26,8 @@ export interface MigrationResult {
 
 export interface MigrateOptions {
   probeLocation: ProbeLocation;
+  /** Compute `patch` (default true). The webhook diffs once, after defaulting too, so it passes false. */
+  computePatch?: boolean;
 }
 
 /** Thrown when migration cannot carry everything the user wrote; `errors` says what and where. */
@@ -104,8 +107,8 @@ function disagreement(legacy: LivenessProbe, existing: unknown): string | undefi
 export function migrateCluster(obj: unknown, options: MigrateOptions): MigrationResult {
   const target = options.probeLocation;
   const other: ProbeLocation = target === 'field' ? 'annotation' : 'field';
-  if (!isObject(obj)) return { object: structuredClone(obj), patch: [], warnings: [] };
-  const copy = structuredClone(obj);
+  if (!isObject(obj)) return { object: cloneJson(obj), patch: [], warnings: [] };
+  const copy = cloneJson(obj);
   const meta = isObject(copy.metadata) ? copy.metadata : undefined;
   const h: Holder = {
     annotations: meta !== undefined && isObject(meta.annotations) ? meta.annotations : undefined,
@@ -160,5 +163,5 @@ export function migrateCluster(obj: unknown, options: MigrateOptions): Migration
     }
   }
   if (errors.length > 0) throw new MigrationError(errors);
-  return { object: copy, patch: diffPatch(obj, copy), warnings };
+  return { object: copy, patch: options.computePatch === false ? [] : diffPatch(obj, copy), warnings };
 }

@@ -48,7 +48,7 @@ export function mutate(
   let migrated: { object: unknown; warnings: string[] } = { object, warnings: [] };
   if (needsMigration(object, options.probeLocation)) {
     try {
-      migrated = migrateCluster(object, { probeLocation: options.probeLocation });
+      migrated = migrateCluster(object, { probeLocation: options.probeLocation, computePatch: false });
     } catch (err) {
       if (err instanceof MigrationError) return answer(review, invalidResponse(requestName(request), err.errors));
       throw err;
