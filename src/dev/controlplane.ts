@@ -1,7 +1,6 @@
 // A real Kubernetes control plane on this machine: etcd and kube-apiserver (built by scripts/build-controlplane.mjs)
 // on free loopback ports, in a temporary directory with their own PKI, RBAC authorization and an admin kubeconfig.
 // Used by the e2e tests (test/e2e/harness re-exports it) and by `cluster-probe dev up`; knows nothing of the webhook.
-import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import { parseAllDocuments } from 'yaml';
 import { makeControlPlanePki } from './control-plane-pki.js';
 import { freePort, httpGet, httpsGet, waitFor } from './loopback.js';
 import { ProcessGroup } from './process-group.js';
+import { runCommand } from './run-command.js';
 
 export { ProcessGroup } from './process-group.js';
 export { freePort, httpGet, httpsGet, waitFor } from './loopback.js';
@@ -148,30 +148,12 @@ function resolveBinDir(binDir: string | undefined): string {
 }
 
 function runKubectl(kubeconfigPath: string, args: string[], options: KubectlOptions = {}): Promise<KubectlResult> {
-  const timeoutMs = options.timeoutMs ?? 60_000;
-  return new Promise((resolve, reject) => {
-    const child = spawn('kubectl', ['--kubeconfig', kubeconfigPath, ...args], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, KUBECONFIG: kubeconfigPath },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      stderr += `\nkubectl ${args.join(' ')}: killed after ${timeoutMs} ms`;
-    }, timeoutMs);
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      reject(new Error(`could not run kubectl (is it on PATH?): ${err.message}`));
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, stderr });
-    });
-    child.stdin.on('error', () => undefined); // kubectl may exit before reading its input
-    child.stdin.end(options.input ?? '');
+  return runCommand('kubectl', ['--kubeconfig', kubeconfigPath, ...args], {
+    env: { ...process.env, KUBECONFIG: kubeconfigPath },
+    label: `kubectl ${args.join(' ')}`,
+    startHint: '(is it on PATH?)',
+    ...(options.input !== undefined ? { input: options.input } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   });
 }
 

@@ -1,11 +1,11 @@
 // The admission webhook as a real child process of the local control plane: certificates made by `cluster-probe
 // certs`, `cluster-probe serve` on a loopback port, the webhook configurations rendered by `cluster-probe manifests`.
 // Drives the CLI as a user would (a subprocess each), so the e2e tests and `dev up` exercise the shipped commands.
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, httpsGet, waitFor } from './loopback.js';
 import { ProcessGroup } from './process-group.js';
+import { runCommand } from './run-command.js';
 
 /** How to run the `cluster-probe` CLI: a command and the arguments that come before the subcommand. */
 export interface CliInvocation {
@@ -31,25 +31,7 @@ export function currentCli(): CliInvocation {
 
 /** Runs one CLI command to completion; never throws for a non-zero exit; killed after timeoutMs. */
 export function runCli(cli: CliInvocation, args: string[], timeoutMs = 60_000): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cli.command, [...cli.args, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      stderr += `\ncluster-probe ${args.join(' ')}: killed after ${timeoutMs} ms`;
-    }, timeoutMs);
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      reject(new Error(`could not run ${cli.command}: ${err.message}`));
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, stderr });
-    });
-  });
+  return runCommand(cli.command, [...cli.args, ...args], { timeoutMs, label: `cluster-probe ${args.join(' ')}` });
 }
 
 async function mustRun(cli: CliInvocation, args: string[], timeoutMs?: number): Promise<CliResult> {
