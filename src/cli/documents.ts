@@ -51,6 +51,12 @@ export function readSource(path: string, stdin: () => string = () => readFileSyn
       `${path === '-' ? '<stdin>' : path}: cannot read: ${err instanceof Error ? err.message : String(err)}`,
     );
   }
+  return parseSource(path, text);
+}
+
+/** Splits a text into its YAML documents; the first syntax error is an InputError naming the file, line and column. */
+export function parseSource(path: string, text: string): SourceFile {
+  const name = path === '-' ? '<stdin>' : path;
   const documents = parseAllDocuments(text, { prettyErrors: true, keepSourceTokens: true });
   if (!Array.isArray(documents)) return { path, text, documents: [] };
   for (const doc of documents) {
@@ -58,9 +64,9 @@ export function readSource(path: string, stdin: () => string = () => readFileSyn
     if (err !== undefined) {
       const where =
         err.linePos?.[0] === undefined ? '' : ` at line ${err.linePos[0].line}, column ${err.linePos[0].col}`;
-      throw new InputError(
-        `${path === '-' ? '<stdin>' : path}: not valid YAML or JSON${where}: ${err.message.split('\n')[0]}`,
-      );
+      // yaml's message ends with the position again; say it once.
+      const reason = (err.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
+      throw new InputError(`${name}: not valid YAML or JSON${where}: ${reason}`);
     }
   }
   return { path, text, documents };

@@ -3,7 +3,6 @@
 // (src/reconciler's probe source) and probes with src/probe; talks to no Kubernetes API.
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { parseAllDocuments } from 'yaml';
 import {
   runProbe,
   type LivenessProbe as ProbeLivenessProbe,
@@ -11,6 +10,7 @@ import {
   type ProbeResult,
 } from '../probe/index.js';
 import { probeSourceOf } from '../reconciler/index.js';
+import { InputError, objectsOf, parseSource } from './documents.js';
 import { LEGACY_ANNOTATION, PROBE_ANNOTATION, validateProbe, type Cluster } from '../schema/index.js';
 
 export const LIVENESS_PROBE_ANNOTATION = PROBE_ANNOTATION;
@@ -80,13 +80,16 @@ function fromCluster(path: string, io: Io): Loaded {
   } catch (e) {
     throw new UsageError(`${path}: cannot read: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const docs = parseAllDocuments(text);
-  const objects: Obj[] = [];
-  for (const doc of Array.isArray(docs) ? docs : [docs]) {
-    if (doc.errors.length > 0) throw new UsageError(`${path}: not valid YAML: ${doc.errors[0]?.message ?? ''}`);
-    const value: unknown = doc.toJS();
-    if (isObj(value)) objects.push(value);
+  let parsed;
+  try {
+    parsed = parseSource(path, text);
+  } catch (e) {
+    if (e instanceof InputError) throw new UsageError(e.message);
+    throw e;
   }
+  const objects = objectsOf(parsed)
+    .map((ref) => ref.value)
+    .filter(isObj);
   const clusters = objects.filter((o) => o.kind === 'Cluster');
   if (clusters.length === 0) throw new UsageError(`${path}: no Cluster object found (kind: Cluster)`);
   if (clusters.length > 1)
