@@ -13,7 +13,7 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const modulesRoot = join(repoRoot, 'test', 'e2e', 'controlplane');
 const PROGRESS_EVERY_MS = 30_000;
 
-function log(line) {
+export function log(line) {
   process.stderr.write(`build-controlplane: ${line}\n`);
 }
 
@@ -39,12 +39,12 @@ export function controlPlaneDir(versions = controlPlaneVersions()) {
   return join(cacheHome, 'karmada-cluster-probe', 'controlplane', `${versions.kubernetes}-${versions.etcd}`);
 }
 
-function formatElapsed(ms) {
+export function formatElapsed(ms) {
   const s = Math.floor(ms / 1000);
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
 }
 
-function requireGo() {
+export function requireGo() {
   const result = spawnSync('go', ['version'], { encoding: 'utf8' });
   if (result.error || result.status !== 0) {
     throw new Error(
@@ -73,7 +73,15 @@ function kubeLdflags(version) {
   return flags.join(' ');
 }
 
-function buildOne({ name, version, moduleDir, ldflags, versionCheck }, outDir) {
+/**
+ * Builds one Go command into outDir/name through a temporary file and a rename, so a cache never holds half a binary.
+ * `pkg` is the package to build (default `.`), `extraArgs` go before it (e.g. -mod=vendor, -overlay), `versionArgs`
+ * is how the binary reports its version (default --version), which must print versionCheck.
+ */
+export function buildOne(
+  { name, version, moduleDir, ldflags, versionCheck, pkg = '.', extraArgs = [], versionArgs = ['--version'], goflags },
+  outDir,
+) {
   const target = join(outDir, name);
   const temp = join(outDir, `.${name}.building-${process.pid}`);
   const started = Date.now();
@@ -83,12 +91,12 @@ function buildOne({ name, version, moduleDir, ldflags, versionCheck }, outDir) {
     PROGRESS_EVERY_MS,
   );
   return new Promise((resolvePromise, reject) => {
-    const child = spawn('go', ['build', '-trimpath', '-ldflags', ldflags, '-o', temp, '.'], {
+    const child = spawn('go', ['build', '-trimpath', '-ldflags', ldflags, ...extraArgs, '-o', temp, pkg], {
       cwd: moduleDir,
       env: {
         ...process.env,
         CGO_ENABLED: '0',
-        GOFLAGS: `${process.env.GOFLAGS ?? ''} -mod=readonly -buildvcs=false`.trim(),
+        GOFLAGS: `${process.env.GOFLAGS ?? ''} ${goflags ?? '-mod=readonly'} -buildvcs=false`.trim(),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -112,7 +120,7 @@ function buildOne({ name, version, moduleDir, ldflags, versionCheck }, outDir) {
         return;
       }
       // A binary that cannot report its own version is not put in the cache.
-      const check = spawnSync(temp, ['--version'], { encoding: 'utf8' });
+      const check = spawnSync(temp, versionArgs, { encoding: 'utf8' });
       const reported = `${check.stdout ?? ''}${check.stderr ?? ''}`;
       if (check.status !== 0 || !reported.includes(versionCheck)) {
         rmSync(temp, { force: true });
@@ -127,7 +135,7 @@ function buildOne({ name, version, moduleDir, ldflags, versionCheck }, outDir) {
   });
 }
 
-function isExecutableFile(path) {
+export function isExecutableFile(path) {
   try {
     return statSync(path).isFile() && (statSync(path).mode & 0o111) !== 0;
   } catch {

@@ -1,26 +1,32 @@
-// Runs the end-to-end suite: builds (or finds cached) kube-apiserver and etcd, then runs mocha over test/e2e with
-// their directory in CLUSTER_PROBE_CONTROLPLANE_BIN. Exits with mocha's code.
+// Runs the end-to-end suite: builds (or finds cached) kube-apiserver and etcd, and Karmada's control plane, then runs
+// mocha over test/e2e with their directories in CLUSTER_PROBE_CONTROLPLANE_BIN and CLUSTER_PROBE_KARMADA_BIN. Exits
+// with mocha's code.
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import process from 'node:process';
 import { buildControlPlane } from './build-controlplane.mjs';
+import { buildKarmada } from './build-karmada.mjs';
 
 let binDir;
+let karmadaDir;
 try {
   binDir = await buildControlPlane();
+  karmadaDir = await buildKarmada();
 } catch (err) {
   process.stderr.write(`run-e2e: cannot build the control plane: ${err instanceof Error ? err.message : err}\n`);
   process.exit(1);
 }
 
 const args = ['mocha', '--timeout', '120000', 'test/e2e/**/*.test.ts', ...process.argv.slice(2)];
-process.stderr.write(`run-e2e: npx ${args.join(' ')} (CLUSTER_PROBE_CONTROLPLANE_BIN=${binDir})\n`);
+process.stderr.write(
+  `run-e2e: npx ${args.join(' ')} (CLUSTER_PROBE_CONTROLPLANE_BIN=${binDir} CLUSTER_PROBE_KARMADA_BIN=${karmadaDir})\n`,
+);
 const mocha = spawn('npx', args, {
   stdio: 'inherit',
   // Its own process group: npx -> sh -> mocha -> node is a chain that does not pass signals on reliably, so a signal
   // goes to the whole group and reaches the test process, whose harness then stops the control plane.
   detached: true,
-  env: { ...process.env, CLUSTER_PROBE_CONTROLPLANE_BIN: binDir },
+  env: { ...process.env, CLUSTER_PROBE_CONTROLPLANE_BIN: binDir, CLUSTER_PROBE_KARMADA_BIN: karmadaDir },
 });
 const forward = (signal) => () => {
   try {

@@ -1,12 +1,29 @@
-// `cluster-probe dev up|down`: a local playground (kube-apiserver, etcd, the Cluster CRD and the webhook) for trying
-// the webhook with kubectl, and its clean-up. Thin: flags and exit codes; the work is in src/dev/playground.ts.
+// `cluster-probe dev up|down|nodes`: a local playground for trying the project with kubectl: a real Karmada with
+// members (`--karmada`), or a kube-apiserver serving Cluster from our CRD; and its clean-up. Thin: flags and exit
+// codes; the work is in src/dev/playground.ts and src/dev/karmada-playground.ts.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { devDown, devUp } from '../dev/playground.js';
+import { devNodes, devUpKarmada } from '../dev/karmada-playground.js';
 import { statePath } from '../dev/state.js';
 
 interface UpFlags {
   probeLocation: 'field' | 'annotation';
   port?: number;
+  karmada: boolean;
+  members: number;
+  admission: boolean;
+}
+
+function memberCount(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 5) throw new InvalidArgumentError('must be an integer from 1 to 5');
+  return n;
+}
+
+function readyValue(value: string): boolean {
+  if (value === 'true' || value === 'True') return true;
+  if (value === 'false' || value === 'False') return false;
+  throw new InvalidArgumentError('must be true or false');
 }
 
 function port(value: string): number {
@@ -18,11 +35,13 @@ function port(value: string): number {
 export function register(program: Command): void {
   const dev = program
     .command('dev')
-    .description('a local playground: kube-apiserver, etcd, the Cluster CRD and the webhook, on 127.0.0.1')
+    .description('a local playground on 127.0.0.1: a real Karmada with members, or a kube-apiserver with our CRD')
     .addHelpText(
       'after',
       `
 Examples:
+  $ cluster-probe dev up --karmada       # Karmada v1.18.2 + 2 members, webhook, reconciler; prints a walkthrough
+  $ cluster-probe dev nodes member1 --ready=false   # every node of member1 NotReady: it gets tainted
   $ cluster-probe dev up                 # builds kube-apiserver and etcd on first use, then runs until Ctrl-C
   $ export KUBECONFIG=~/.cache/karmada-cluster-probe/dev/kubeconfig
   $ kubectl apply -f test/fixtures/clusters/member-legacy.yaml
@@ -40,19 +59,67 @@ The state of a running playground is kept in ${statePath()}.`,
         .default('field'),
     )
     .option('--port <port>', 'port of the webhook on 127.0.0.1 (default: a free one)', port)
+    .option(
+      '--karmada',
+      'a real Karmada control plane (built from source on first use, 5-15 minutes) with member clusters, instead ' +
+        'of a kube-apiserver serving Cluster from our CRD; probes travel in the liveness-probe annotation',
+      false,
+    )
+    .option('--members <n>', 'with --karmada: member kube-apiservers joined as Push Clusters', memberCount, 2)
+    .option(
+      '--admission',
+      'with --karmada: run karmada-aggregated-apiserver with the admission patch (docs/karmada-admission.md), so ' +
+        'our webhook sees Cluster writes; stock Karmada calls no webhook for them',
+      false,
+    )
     .addHelpText(
       'after',
       `
 Examples:
+  $ cluster-probe dev up --karmada                    # what a Karmada user sees: stock Karmada, 2 members
+  $ cluster-probe dev up --karmada --members 3 --admission
   $ cluster-probe dev up
   $ cluster-probe dev up --probe-location annotation   # as on a Karmada whose Cluster API drops the field
   $ CLUSTER_PROBE_CONTROLPLANE_BIN=/opt/k8s/bin cluster-probe dev up   # use these kube-apiserver and etcd`,
     )
-    .action(async (flags: UpFlags) => {
+    .action(async (flags: UpFlags, command: Command) => {
+      if (!flags.karmada && (flags.admission || flags.members !== 2)) {
+        throw new InvalidArgumentError('--members and --admission go with --karmada');
+      }
+      if (flags.karmada) {
+        if (flags.probeLocation === 'field' && command.getOptionValueSource('probeLocation') === 'cli') {
+          throw new InvalidArgumentError(
+            '--probe-location field cannot work with --karmada: karmada-aggregated-apiserver drops spec.livenessProbe',
+          );
+        }
+        process.exitCode = await devUpKarmada({ members: flags.members, admission: flags.admission });
+        return;
+      }
       process.exitCode = await devUp({
         probeLocation: flags.probeLocation,
         ...(flags.port !== undefined ? { port: flags.port } : {}),
       });
+    });
+
+  dev
+    .command('nodes')
+    .description('set the Ready condition of every Node of a member of the running `dev up --karmada` playground')
+    .argument('<member>', 'the member Cluster, e.g. member1')
+    .requiredOption('--ready <bool>', 'true: nodes Ready; false: nodes NotReady (as a dead kubelet would)', readyValue)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ cluster-probe dev nodes member1 --ready=false   # the reconciler taints member1 within failureThreshold x period
+  $ cluster-probe dev nodes member1 --ready=true    # and removes the taint again
+
+The same with kubectl: kubectl --kubeconfig MEMBER-KUBECONFIG patch node NODE --subresource=status --type=merge \\
+  -p '{"status":{"conditions":[{"type":"Ready","status":"False","reason":"KubeletNotReady"}]}}'`,
+    )
+    .action(async (member: string, flags: { ready: boolean }) => {
+      process.exitCode = await devNodes(member, flags.ready, (line) =>
+        process.stderr.write(`cluster-probe dev: ${line}\n`),
+      );
     });
 
   dev

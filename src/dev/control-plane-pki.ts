@@ -18,8 +18,9 @@ export interface ControlPlanePki {
 // selfsigned signs with SHA-1 unless told otherwise, and Go's TLS stack rejects SHA-1 signatures.
 const ALGORITHM = 'sha256';
 
-export async function makeControlPlanePki(): Promise<ControlPlanePki> {
-  const ca = await generate([{ name: 'commonName', value: 'karmada-cluster-probe-e2e-ca' }], {
+/** A throwaway certificate authority. */
+export async function makeCa(commonName: string): Promise<KeyPair> {
+  const ca = await generate([{ name: 'commonName', value: commonName }], {
     algorithm: ALGORITHM,
     keySize: 2048,
     extensions: [
@@ -27,6 +28,12 @@ export async function makeControlPlanePki(): Promise<ControlPlanePki> {
       { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
     ],
   });
+  return { cert: ca.cert, key: ca.private };
+}
+
+export async function makeControlPlanePki(): Promise<ControlPlanePki> {
+  const caPair = await makeCa('karmada-cluster-probe-e2e-ca');
+  const ca = { cert: caPair.cert, private: caPair.key };
   const signer = { key: ca.private, cert: ca.cert };
   const [serving, admin] = await Promise.all([
     generate([{ name: 'commonName', value: 'kube-apiserver' }], {
@@ -77,4 +84,39 @@ export async function makeControlPlanePki(): Promise<ControlPlanePki> {
     admin: { cert: admin.cert, key: admin.private },
     serviceAccount,
   };
+}
+
+/** A serving certificate for 127.0.0.1 and localhost signed by `ca` (Karmada's aggregated apiserver, its webhook). */
+export async function signServingPair(ca: KeyPair, commonName: string): Promise<KeyPair> {
+  const pair = await generate([{ name: 'commonName', value: commonName }], {
+    algorithm: ALGORITHM,
+    ca: { key: ca.key, cert: ca.cert },
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+        ],
+      },
+    ],
+  });
+  return { cert: pair.cert, key: pair.private };
+}
+
+/** A client certificate (CN = user, O = group) signed by `ca`: the aggregation layer's front-proxy client. */
+export async function signClientPair(ca: KeyPair, commonName: string): Promise<KeyPair> {
+  const pair = await generate([{ name: 'commonName', value: commonName }], {
+    algorithm: ALGORITHM,
+    ca: { key: ca.key, cert: ca.cert },
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+      { name: 'extKeyUsage', clientAuth: true },
+    ],
+  });
+  return { cert: pair.cert, key: pair.private };
 }

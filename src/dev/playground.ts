@@ -71,12 +71,12 @@ export async function controlPlaneBinaries(progress: (line: string) => void): Pr
   });
 }
 
-function displayPath(path: string): string {
+export function displayPath(path: string): string {
   const rel = relative(process.cwd(), path);
   return rel !== '' && !rel.startsWith('..') ? rel : path;
 }
 
-function describeProcess(pid: number, match: string): RecordedProcess {
+export function describeProcess(pid: number, match: string): RecordedProcess {
   const line = commandLine(pid) ?? '';
   const name = line.includes(' serve ')
     ? 'webhook'
@@ -87,7 +87,7 @@ function describeProcess(pid: number, match: string): RecordedProcess {
 }
 
 /** The `dev up` process's own command line as the system shows it (argv[1] may have been resolved since). */
-function upMatch(): string {
+export function upMatch(): string {
   return commandLine(process.pid) ?? process.argv.join(' ');
 }
 

@@ -24,6 +24,8 @@ export interface PlaygroundState {
   webhookUrl?: string;
   startedAt: string;
   processes: RecordedProcess[];
+  /** Karmada playgrounds: the member clusters, for `dev nodes`. */
+  members?: { name: string; kubeconfigPath: string; dir: string }[];
 }
 
 export function devStateDir(): string {
@@ -129,11 +131,11 @@ export async function stopRecorded(
   return 'killed';
 }
 
-/** Playground directories (`cluster-probe-dev-*`) under the state directory. */
+/** Playground directories (`cluster-probe-*`: the control plane, Karmada members, staging) under the state directory. */
 export function playgroundDirs(): string[] {
   const dir = devStateDir();
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
-    .filter((name) => name.startsWith('cluster-probe-dev-'))
+    .filter((name) => name.startsWith('cluster-probe-'))
     .map((name) => join(dir, name));
 }

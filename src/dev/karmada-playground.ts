@@ -1,0 +1,301 @@
+// `cluster-probe dev up --karmada`: the playground a Karmada user gets first. A real Karmada control plane
+// (src/dev/karmada.ts) with member kube-apiservers joined as Push Clusters, our webhook (registered on
+// karmada-apiserver; called for Cluster writes only when karmada-aggregated-apiserver has the admission patch) and our
+// reconciler in annotation mode; a printed walkthrough flips a member's nodes and shows the taint and a workload
+// skipping it. `dev nodes MEMBER --ready=false|true` flips them; `dev down` cleans it all.
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startKarmada, nodeStatusPatch, type KarmadaControlPlane } from './karmada.js';
+import { packageRoot } from './package-root.js';
+import { controlPlaneBinaries, describeProcess, upMatch } from './playground.js';
+import { runCommand } from './run-command.js';
+import {
+  devStateDir,
+  isRunning,
+  readState,
+  removeState,
+  stableKubeconfigPath,
+  writeState,
+  type PlaygroundState,
+} from './state.js';
+import { startReconciler } from './reconciler-process.js';
+import { currentCli, WebhookProcess, type CliInvocation } from './webhook-process.js';
+
+export interface KarmadaDevUpOptions {
+  members: number;
+  /** Run karmada-aggregated-apiserver with the admission patch, so our webhook sees Cluster writes. */
+  admission: boolean;
+  cli?: CliInvocation;
+  progress?: (line: string) => void;
+  out?: (text: string) => void;
+  /** Called once the playground is up (tests); default: wait for a signal. */
+  onReady?: (karmada: KarmadaControlPlane) => Promise<void> | void;
+}
+
+/** The sample probe every member gets: all of its (two) nodes Ready, checked every 5 s, 2 failures to taint. */
+export const PLAYGROUND_PROBE = { apiServer: { minReadyNodes: 2 }, periodSeconds: 5, failureThreshold: 2 };
+const PROBE_ANNOTATION = 'cluster.karmada.io/liveness-probe';
+
+/** The directory holding the Karmada binaries: CLUSTER_PROBE_KARMADA_BIN, else scripts/build-karmada.mjs's answer. */
+export async function karmadaBinaries(progress: (line: string) => void): Promise<string> {
+  const preset = process.env.CLUSTER_PROBE_KARMADA_BIN;
+  if (preset) return preset;
+  const script = join(packageRoot(), 'scripts', 'build-karmada.mjs');
+  if (!existsSync(script)) {
+    throw new Error(
+      `${script} is missing (an installed package ships no build script): run dev up --karmada from a clone of ` +
+        'the repository, or set CLUSTER_PROBE_KARMADA_BIN to a directory that build-karmada.mjs filled',
+    );
+  }
+  progress('finding or building Karmada v1.18.2 (the first build takes 5-15 minutes)');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      const dir = stdout.trim().split('\n').pop() ?? '';
+      if (code === 0 && dir !== '') resolve(dir);
+      else reject(new Error(`${script} failed (${signal ?? `exit ${code}`}); see its lines above`));
+    });
+  });
+}
+
+function sampleWorkload(name: string, members: string[]): string {
+  const policy = {
+    apiVersion: 'policy.karmada.io/v1alpha1',
+    kind: 'PropagationPolicy',
+    metadata: { name, namespace: 'default' },
+    spec: {
+      resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name }],
+      placement: { clusterAffinity: { clusterNames: members } },
+    },
+  };
+  const deployment = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: 'default' },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: [{ name: 'web', image: 'registry.example/web:1' }] },
+      },
+    },
+  };
+  return `${JSON.stringify(policy, null, 2)}\n---\n${JSON.stringify(deployment, null, 2)}\n`;
+}
+
+function record(karmada: KarmadaControlPlane, startedAt: string, webhookUrl?: string): PlaygroundState {
+  const processes = [
+    ...karmada.host.pids().map((pid) => describeProcess(pid, karmada.host.dir)),
+    ...karmada.members.flatMap((m) => m.controlPlane.pids().map((pid) => describeProcess(pid, m.controlPlane.dir))),
+  ];
+  return {
+    pid: process.pid,
+    match: upMatch(),
+    dir: karmada.host.dir,
+    kubeconfigPath: stableKubeconfigPath(),
+    apiserverUrl: karmada.host.url,
+    ...(webhookUrl !== undefined ? { webhookUrl } : {}),
+    startedAt,
+    processes,
+    members: karmada.members.map((m) => ({
+      name: m.name,
+      kubeconfigPath: m.controlPlane.kubeconfigPath,
+      dir: m.controlPlane.dir,
+    })),
+  };
+}
+
+function walkthrough(karmada: KarmadaControlPlane, workloadFile: string, webhookUrl: string, metrics: string): string {
+  const kc = stableKubeconfigPath();
+  const [first, second] = karmada.members.map((m) => m.name);
+  const k = `kubectl --kubeconfig ${kc}`;
+  return [
+    '',
+    `Karmada is up: karmada-apiserver ${karmada.host.url} with ${karmada.members.length} members (${karmada.members
+      .map((m) => m.name)
+      .join(', ')}),`,
+    `karmada-aggregated-apiserver ${karmada.admission ? 'WITH the admission patch' : '(stock: no admission chain)'},`,
+    `our webhook ${webhookUrl}, our reconciler ${metrics}/metrics.`,
+    '',
+    `  export KUBECONFIG=${kc}`,
+    '',
+    `1. Every member carries the probe in the annotation ${PROBE_ANNOTATION}:`,
+    `     ${k} get clusters`,
+    `     ${k} get cluster ${first} -o jsonpath='{.metadata.annotations.cluster\\.karmada\\.io/liveness-probe}'`,
+    `2. Make every node of ${first} NotReady (its /readyz still answers OK, so Karmada keeps it Ready):`,
+    `     cluster-probe dev nodes ${first} --ready=false`,
+    `3. Within ~${PLAYGROUND_PROBE.periodSeconds * PLAYGROUND_PROBE.failureThreshold} s: Healthy=False, an Event and the taint cluster.karmada.io/unhealthy:`,
+    `     ${k} get cluster ${first} -o jsonpath='{.spec.taints}{"\\n"}{.status.conditions}{"\\n"}'`,
+    `     ${k} get events -n default --field-selector involvedObject.name=${first}`,
+    '4. A new workload skips it:',
+    `     ${k} apply -f ${workloadFile}`,
+    `     ${k} get resourcebinding -n default web-deployment -o jsonpath='{.spec.clusters}'   # only ${second ?? 'the others'}`,
+    `5. Bring the nodes back; the taint goes:`,
+    `     cluster-probe dev nodes ${first} --ready=true`,
+    '',
+    karmada.admission
+      ? 'Admission: Cluster writes go through our webhook (try a probe with port 70000: it is denied).'
+      : 'Admission: none on stock Karmada (see docs/karmada.md); the reconciler reports an invalid probe as ' +
+        'Healthy=Unknown. `dev up --karmada --admission` runs the patched aggregated apiserver instead.',
+    `Logs: ${karmada.host.dir}/*.log`,
+    'Press Ctrl-C to stop and remove everything (or run `cluster-probe dev down` from another terminal).',
+    '',
+  ].join('\n');
+}
+
+export async function devUpKarmada(options: KarmadaDevUpOptions): Promise<number> {
+  const progress = options.progress ?? ((line: string) => process.stderr.write(`cluster-probe dev: ${line}\n`));
+  const out = options.out ?? ((text: string) => process.stdout.write(text));
+  const existing = readState();
+  if (existing && isRunning({ pid: existing.pid, match: existing.match })) {
+    throw new Error(
+      `a playground is already running (pid ${existing.pid}, kubeconfig ${existing.kubeconfigPath}); ` +
+        'stop it with Ctrl-C in its terminal or `cluster-probe dev down`',
+    );
+  }
+  if (existing) {
+    const { devDown } = await import('./playground.js');
+    progress(`cleaning up a playground left behind (pid ${existing.pid} is gone)`);
+    await devDown({ progress });
+  }
+  let karmada: KarmadaControlPlane | undefined;
+  let phase: 'starting' | 'running' | 'stopping' = 'starting';
+  let stopRequested: (reason: string) => void = () => undefined;
+  const stopped = new Promise<string>((resolve) => (stopRequested = resolve));
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (phase === 'running') {
+      stopRequested(signal);
+      return;
+    }
+    removeState();
+    process.stderr.write(`cluster-probe dev: ${signal}: stopped without waiting\n`);
+    process.exit(130);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const startedAt = new Date().toISOString();
+  try {
+    const controlPlaneBinDir = await controlPlaneBinaries(progress);
+    const karmadaBinDir = await karmadaBinaries(progress);
+    karmada = await startKarmada({
+      controlPlaneBinDir,
+      karmadaBinDir,
+      members: options.members,
+      admission: options.admission,
+      parentDir: devStateDir(),
+      keep: false,
+      handleSignals: false,
+      name: 'dev-karmada',
+      log: progress,
+    });
+    const host = karmada.host;
+    copyFileSync(host.kubeconfigPath, stableKubeconfigPath());
+    writeState(record(karmada, startedAt));
+
+    for (const member of karmada.members) {
+      const annotated = await host.kubectl([
+        'annotate',
+        '--overwrite',
+        'cluster',
+        member.name,
+        `${PROBE_ANNOTATION}=${JSON.stringify(PLAYGROUND_PROBE)}`,
+      ]);
+      if (annotated.code !== 0) throw new Error(`annotating Cluster ${member.name}: ${annotated.stderr.trim()}`);
+    }
+
+    progress('starting `cluster-probe serve --probe-location annotation` and registering it on karmada-apiserver');
+    const webhook = await WebhookProcess.create({
+      cli: options.cli ?? currentCli(),
+      dir: host.dir,
+      serveArgs: ['--probe-location', 'annotation'],
+      onStart: (group) => host.adopt(group),
+    });
+    await webhook.start();
+    await host.registerWebhooks(await webhook.manifests());
+    progress('starting `cluster-probe reconcile` against karmada-apiserver');
+    const reconciler = await startReconciler(options.cli ?? currentCli(), host.dir, host.kubeconfigPath, (group) =>
+      host.adopt(group),
+    );
+    writeState(record(karmada, startedAt, webhook.url));
+    const workloadFile = join(host.dir, 'web.yaml');
+    writeFileSync(
+      workloadFile,
+      sampleWorkload(
+        'web',
+        karmada.members.map((m) => m.name),
+      ),
+    );
+    out(walkthrough(karmada, workloadFile, webhook.url, reconciler.metricsUrl));
+    phase = 'running';
+    if (options.onReady) {
+      await options.onReady(karmada);
+      stopRequested('done');
+    }
+    const watcher = setInterval(() => {
+      const reason = webhook.process?.exitReason;
+      if (reason !== undefined) stopRequested(`the webhook ${reason} (see ${webhook.logPath})`);
+      const reconcilerExit = reconciler.group.exitReason;
+      if (reconcilerExit !== undefined) stopRequested(`the reconciler ${reconcilerExit} (see ${reconciler.logPath})`);
+    }, 1_000);
+    const why = await stopped;
+    clearInterval(watcher);
+    phase = 'stopping';
+    progress(`${why}: stopping`);
+    await karmada.stop();
+    removeState();
+    progress('stopped; everything removed');
+    return why === 'SIGINT' || why === 'SIGTERM' || why === 'done' ? 0 : 1;
+  } catch (err) {
+    phase = 'stopping';
+    await karmada?.stop();
+    removeState();
+    throw err;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+/** `dev nodes MEMBER --ready=BOOL`: sets the Ready condition of every Node of a member of the running playground. */
+export async function devNodes(member: string, ready: boolean, progress: (line: string) => void): Promise<number> {
+  const state = readState();
+  if (!state || !isRunning({ pid: state.pid, match: state.match })) {
+    throw new Error('no playground is running: start one with `cluster-probe dev up --karmada`');
+  }
+  const found = state.members?.find((m) => m.name === member);
+  if (!found) {
+    const names = (state.members ?? []).map((m) => m.name);
+    throw new Error(
+      names.length === 0
+        ? 'the running playground has no members: start it with `cluster-probe dev up --karmada`'
+        : `no member ${JSON.stringify(member)} in the running playground (members: ${names.join(', ')})`,
+    );
+  }
+  const kubectl = (args: string[]) =>
+    runCommand('kubectl', ['--kubeconfig', found.kubeconfigPath, ...args], {
+      label: `kubectl ${args.join(' ')}`,
+      startHint: '(is it on PATH?)',
+    });
+  const listed = await kubectl(['get', 'nodes', '-o', 'jsonpath={.items[*].metadata.name}']);
+  if (listed.code !== 0) throw new Error(`listing the nodes of ${member}: ${listed.stderr.trim()}`);
+  const nodes = listed.stdout.trim().split(/\s+/).filter(Boolean);
+  for (const node of nodes) {
+    const patched = await kubectl([
+      'patch',
+      'node',
+      node,
+      '--subresource=status',
+      '--type=merge',
+      '-p',
+      nodeStatusPatch(ready),
+    ]);
+    if (patched.code !== 0) throw new Error(`patching node ${node} of ${member}: ${patched.stderr.trim()}`);
+    progress(`${member}: node ${node} Ready=${ready ? 'True' : 'False'}`);
+  }
+  return 0;
+}

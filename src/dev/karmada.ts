@@ -1,0 +1,493 @@
+// A real Karmada control plane on this machine, built from Karmada's source by scripts/build-karmada.mjs: etcd and
+// karmada-apiserver (a kube-apiserver with the aggregation layer), karmada-aggregated-apiserver behind the APIService
+// v1alpha1.cluster.karmada.io, Karmada's CRDs, karmada-webhook, -controller-manager and -scheduler, and N member
+// kube-apiservers joined as Push Clusters the way `karmadactl join` does (a Secret with token and caBundle), each with
+// Node objects whose Ready condition a caller flips. Used by the Karmada e2e suite and `cluster-probe dev up --karmada`.
+// Knows nothing of the webhook or the reconciler of this project.
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { makeCa, signClientPair, signServingPair } from './control-plane-pki.js';
+import { startControlPlane, type ControlPlane, type KubectlResult, type StartOptions } from './controlplane.js';
+import { freePort, httpsGet, waitFor } from './loopback.js';
+import { ProcessGroup } from './process-group.js';
+
+/** The group of Clusters and the APIService that serves it on a real Karmada. */
+export const KARMADA_CLUSTER_APISERVICE = 'v1alpha1.cluster.karmada.io';
+/** Where `karmadactl join` puts member credentials. */
+export const MEMBER_SECRET_NAMESPACE = 'karmada-cluster';
+export const KARMADA_SYSTEM_NAMESPACE = 'karmada-system';
+
+export interface KarmadaMember {
+  name: string;
+  controlPlane: ControlPlane;
+  /** The static token Karmada (and our probe) use for this member; group system:masters. */
+  token: string;
+  /** The Node objects created on it (Ready unless flipped). */
+  nodes: string[];
+}
+
+export interface KarmadaControlPlane {
+  /** karmada-apiserver: the control plane the Clusters, policies and bindings live in. */
+  host: ControlPlane;
+  members: KarmadaMember[];
+  binDir: string;
+  /** Whether karmada-aggregated-apiserver runs with the admission chain (the patched build). */
+  admission: boolean;
+  /** Ports of the Karmada components. */
+  ports: { aggregatedApiserver: number; webhook: number; controllerManagerHealth: number; schedulerHealth: number };
+  /** Sets the Ready condition of every Node of a member (or the named ones). */
+  setNodesReady(member: string, ready: boolean, nodes?: string[]): Promise<void>;
+  /** kubectl against karmada-apiserver. */
+  kubectl(args: string[], options?: { input?: string; timeoutMs?: number }): Promise<KubectlResult>;
+  stop(): Promise<void>;
+}
+
+export interface KarmadaStartOptions {
+  /** Directory holding kube-apiserver and etcd; default env CLUSTER_PROBE_CONTROLPLANE_BIN. */
+  controlPlaneBinDir?: string;
+  /** Directory holding the Karmada binaries and artifacts; default env CLUSTER_PROBE_KARMADA_BIN. */
+  karmadaBinDir?: string;
+  /** Number of member clusters; default 2. */
+  members?: number;
+  /** Nodes per member; default 2. */
+  nodesPerMember?: number;
+  /** Run the patched karmada-aggregated-apiserver with the admission chain; default false (stock Karmada). */
+  admission?: boolean;
+  /** karmada-controller-manager --cluster-status-update-frequency, seconds; default 10 (Karmada's default). */
+  clusterStatusUpdateSeconds?: number;
+  /** Extra karmada-controller-manager flags (e.g. --feature-gates=Failover=true for ClusterTaintPolicy). */
+  extraControllerManagerArgs?: string[];
+  log?: (line: string) => void;
+  /** Prefix of the temporary directories; default `karmada`. */
+  name?: string;
+  parentDir?: string;
+  keep?: boolean;
+  handleSignals?: boolean;
+  startTimeoutMs?: number;
+}
+
+const defaultLog = (line: string): void => {
+  process.stderr.write(`karmada control plane: ${line}\n`);
+};
+
+const KARMADA_BINARIES = [
+  'karmada-aggregated-apiserver',
+  'karmada-aggregated-apiserver-admission',
+  'karmada-controller-manager',
+  'karmada-scheduler',
+  'karmada-webhook',
+] as const;
+
+export function resolveKarmadaBinDir(dir: string | undefined): string {
+  const resolved = dir ?? process.env.CLUSTER_PROBE_KARMADA_BIN;
+  if (!resolved) {
+    throw new Error(
+      'CLUSTER_PROBE_KARMADA_BIN is not set: run the e2e tests with `npm run test:e2e`, or set it to the directory ' +
+        'that `node scripts/build-karmada.mjs` prints',
+    );
+  }
+  for (const binary of KARMADA_BINARIES) {
+    if (!existsSync(join(resolved, binary))) {
+      throw new Error(`${join(resolved, binary)} does not exist: run \`node scripts/build-karmada.mjs\` to build it`);
+    }
+  }
+  if (!existsSync(join(resolved, 'artifacts', 'crds'))) {
+    throw new Error(`${join(resolved, 'artifacts', 'crds')} is missing: run \`node scripts/build-karmada.mjs\` again`);
+  }
+  return resolved;
+}
+
+function yamlFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir).sort()) {
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) out.push(...yamlFiles(path));
+    else if (/\.ya?ml$/.test(entry)) out.push(path);
+  }
+  return out;
+}
+
+async function mustKubectl(cp: ControlPlane, args: string[], input?: string, timeoutMs?: number): Promise<string> {
+  const result = await cp.kubectl(args, {
+    ...(input !== undefined ? { input } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+  });
+  if (result.code !== 0) throw new Error(`kubectl ${args.join(' ')} failed: ${result.stderr.trim()}`);
+  return result.stdout;
+}
+
+const b64 = (text: string): string => Buffer.from(text).toString('base64');
+
+function nodeManifest(name: string): string {
+  return JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux' } },
+    spec: {},
+  });
+}
+
+/** The status patch that sets a Node Ready or NotReady (as a kubelet would report it). */
+export function nodeStatusPatch(ready: boolean): string {
+  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  return JSON.stringify({
+    status: {
+      capacity: { cpu: '4', memory: '8Gi', pods: '110' },
+      allocatable: { cpu: '4', memory: '8Gi', pods: '110' },
+      conditions: [
+        {
+          type: 'Ready',
+          status: ready ? 'True' : 'False',
+          reason: ready ? 'KubeletReady' : 'KubeletNotReady',
+          message: ready ? 'kubelet is posting ready status' : 'container runtime is down (set by the test harness)',
+          lastHeartbeatTime: now,
+          lastTransitionTime: now,
+        },
+      ],
+    },
+  });
+}
+
+async function startMember(
+  index: number,
+  options: KarmadaStartOptions,
+  dir: string,
+  log: (line: string) => void,
+): Promise<KarmadaMember> {
+  const name = `member${index}`;
+  const token = `member-token-${index}-${Math.random().toString(36).slice(2, 12)}`;
+  const tokenFile = join(dir, `${name}.tokens`);
+  // kube-apiserver's static token file: token,user,uid,"group1,group2"
+  writeFileSync(tokenFile, `${token},karmada,karmada-uid-${index},"system:masters"\n`, { mode: 0o600 });
+  const controlPlane = await startControlPlane({
+    ...(options.controlPlaneBinDir !== undefined ? { binDir: options.controlPlaneBinDir } : {}),
+    name,
+    extraApiServerArgs: [`--token-auth-file=${tokenFile}`],
+    log: (line) => log(`${name}: ${line}`),
+    ...(options.parentDir !== undefined ? { parentDir: options.parentDir } : {}),
+    ...(options.keep !== undefined ? { keep: options.keep } : {}),
+    ...(options.handleSignals !== undefined ? { handleSignals: options.handleSignals } : {}),
+    ...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}),
+  });
+  const nodes: string[] = [];
+  for (let n = 1; n <= (options.nodesPerMember ?? 2); n++) nodes.push(`${name}-node-${n}`);
+  for (const node of nodes) {
+    await mustKubectl(controlPlane, ['create', '-f', '-'], nodeManifest(node));
+    await mustKubectl(controlPlane, [
+      'patch',
+      'node',
+      node,
+      '--subresource=status',
+      '--type=merge',
+      '-p',
+      nodeStatusPatch(true),
+    ]);
+  }
+  return { name, controlPlane, token, nodes };
+}
+
+/** The Secret and Cluster `karmadactl join` would write for a Push member. */
+export function joinManifests(member: { name: string; url: string; token: string; caPem: string }): string {
+  const secret = {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: member.name, namespace: MEMBER_SECRET_NAMESPACE },
+    type: 'Opaque',
+    data: { token: b64(member.token), caBundle: b64(member.caPem) },
+  };
+  const cluster = {
+    apiVersion: 'cluster.karmada.io/v1alpha1',
+    kind: 'Cluster',
+    metadata: { name: member.name },
+    spec: {
+      syncMode: 'Push',
+      apiEndpoint: member.url,
+      secretRef: { namespace: MEMBER_SECRET_NAMESPACE, name: member.name },
+    },
+  };
+  return `${JSON.stringify(secret)}\n---\n${JSON.stringify(cluster)}\n`;
+}
+
+export async function startKarmada(options: KarmadaStartOptions = {}): Promise<KarmadaControlPlane> {
+  const log = options.log ?? defaultLog;
+  const binDir = resolveKarmadaBinDir(options.karmadaBinDir);
+  const admission = options.admission ?? false;
+  const started = Date.now();
+  const deadline = () => Date.now() + (options.startTimeoutMs ?? 120_000);
+
+  // The aggregation layer: karmada-apiserver proxies cluster.karmada.io to the aggregated apiserver as the
+  // front-proxy client, and the aggregated apiserver trusts the request headers signed by this CA.
+  const [frontProxyCa, componentsCa] = await Promise.all([
+    makeCa('karmada-cluster-probe-front-proxy-ca'),
+    makeCa('karmada-cluster-probe-karmada-components-ca'),
+  ]);
+  const frontProxyClient = await signClientPair(frontProxyCa, 'front-proxy-client');
+  // Files the apiservers need before they start (front-proxy pair, member token files); removed by stop().
+  const staging = mkdtempSync(join(options.parentDir ?? tmpdir(), 'cluster-probe-karmada-staging-'));
+  const stage = (file: string, content: string): string => {
+    const path = join(staging, file);
+    writeFileSync(path, content, { mode: 0o600 });
+    return path;
+  };
+  const host = await startControlPlane({
+    ...(options.controlPlaneBinDir !== undefined ? { binDir: options.controlPlaneBinDir } : {}),
+    name: options.name ?? 'karmada',
+    extraApiServerArgs: [
+      `--requestheader-client-ca-file=${stage('front-proxy-ca.crt', frontProxyCa.cert)}`,
+      '--requestheader-allowed-names=front-proxy-client',
+      '--requestheader-username-headers=X-Remote-User',
+      '--requestheader-group-headers=X-Remote-Group',
+      '--requestheader-extra-headers-prefix=X-Remote-Extra-',
+      `--proxy-client-cert-file=${stage('front-proxy-client.crt', frontProxyClient.cert)}`,
+      `--proxy-client-key-file=${stage('front-proxy-client.key', frontProxyClient.key)}`,
+    ],
+    log: (line) => log(`karmada-apiserver: ${line}`),
+    ...(options.parentDir !== undefined ? { parentDir: options.parentDir } : {}),
+    ...(options.keep !== undefined ? { keep: options.keep } : {}),
+    ...(options.handleSignals !== undefined ? { handleSignals: options.handleSignals } : {}),
+    ...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}),
+  });
+  const members: KarmadaMember[] = [];
+  const stop = async (): Promise<void> => {
+    for (const member of members) await member.controlPlane.stop();
+    await host.stop();
+    rmSync(staging, { recursive: true, force: true });
+  };
+  try {
+    const dir = host.dir;
+    const file = (name: string, content: string): string => {
+      const path = join(dir, name);
+      writeFileSync(path, content, { mode: 0o600 });
+      return path;
+    };
+    const groups: ProcessGroup[] = [];
+    const adopt = (group: ProcessGroup): ProcessGroup => {
+      groups.push(group);
+      return host.adopt(group);
+    };
+
+    log('creating namespaces karmada-system and karmada-cluster');
+    await mustKubectl(host, ['create', 'namespace', KARMADA_SYSTEM_NAMESPACE]);
+    await mustKubectl(host, ['create', 'namespace', MEMBER_SECRET_NAMESPACE]);
+
+    log("applying Karmada's CRDs");
+    const crdFiles = yamlFiles(join(binDir, 'artifacts', 'crds'));
+    await mustKubectl(
+      host,
+      ['apply', '--server-side', '--force-conflicts', ...crdFiles.flatMap((f) => ['-f', f])],
+      undefined,
+      120_000,
+    );
+    await mustKubectl(
+      host,
+      ['wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all'],
+      undefined,
+      90_000,
+    );
+
+    // karmada-aggregated-apiserver: the same etcd and prefix as karmada-apiserver (as in Karmada's own install).
+    const aggregatedPort = await freePort();
+    const aggregatedServing = await signServingPair(componentsCa, 'karmada-aggregated-apiserver');
+    const aggregatedBinary = admission ? 'karmada-aggregated-apiserver-admission' : 'karmada-aggregated-apiserver';
+    log(`starting ${aggregatedBinary} on https://127.0.0.1:${aggregatedPort}`);
+    const aggregated = adopt(
+      new ProcessGroup(
+        'karmada-aggregated-apiserver',
+        join(binDir, aggregatedBinary),
+        [
+          `--kubeconfig=${host.kubeconfigPath}`,
+          `--authentication-kubeconfig=${host.kubeconfigPath}`,
+          `--authorization-kubeconfig=${host.kubeconfigPath}`,
+          `--etcd-servers=http://127.0.0.1:${host.ports.etcdClient}`,
+          '--bind-address=127.0.0.1',
+          `--secure-port=${aggregatedPort}`,
+          `--cert-dir=${join(dir, 'aggregated-apiserver')}`,
+          `--tls-cert-file=${file('aggregated.crt', aggregatedServing.cert)}`,
+          `--tls-private-key-file=${file('aggregated.key', aggregatedServing.key)}`,
+          '--feature-gates=AllAlpha=false',
+        ],
+        join(dir, 'karmada-aggregated-apiserver.log'),
+      ),
+    );
+    await waitFor('karmada-aggregated-apiserver /readyz', deadline(), [aggregated], async () => {
+      const res = await httpsGet({ port: aggregatedPort, path: '/readyz', ca: componentsCa.cert, timeoutMs: 3_000 });
+      return res.status === 200;
+    });
+    log(`registering APIService ${KARMADA_CLUSTER_APISERVICE} (ExternalName Service to localhost)`);
+    const apiService = [
+      {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'karmada-aggregated-apiserver', namespace: KARMADA_SYSTEM_NAMESPACE },
+        spec: { type: 'ExternalName', externalName: 'localhost' },
+      },
+      {
+        apiVersion: 'apiregistration.k8s.io/v1',
+        kind: 'APIService',
+        metadata: { name: KARMADA_CLUSTER_APISERVICE, labels: { app: 'karmada-aggregated-apiserver' } },
+        spec: {
+          caBundle: b64(componentsCa.cert),
+          group: 'cluster.karmada.io',
+          groupPriorityMinimum: 2000,
+          service: { name: 'karmada-aggregated-apiserver', namespace: KARMADA_SYSTEM_NAMESPACE, port: aggregatedPort },
+          version: 'v1alpha1',
+          versionPriority: 10,
+        },
+      },
+    ];
+    await mustKubectl(host, ['apply', '-f', '-'], apiService.map((o) => JSON.stringify(o)).join('\n---\n'));
+    await mustKubectl(
+      host,
+      ['wait', '--for=condition=Available', '--timeout=60s', `apiservice/${KARMADA_CLUSTER_APISERVICE}`],
+      undefined,
+      90_000,
+    );
+
+    // karmada-webhook: without it bindings miss their permanent-id labels.
+    const webhookPort = await freePort();
+    const webhookHealthPort = await freePort();
+    const webhookCertDir = join(dir, 'karmada-webhook');
+    mkdirSync(webhookCertDir, { recursive: true });
+    const webhookServing = await signServingPair(componentsCa, 'karmada-webhook');
+    writeFileSync(join(webhookCertDir, 'tls.crt'), webhookServing.cert, { mode: 0o600 });
+    writeFileSync(join(webhookCertDir, 'tls.key'), webhookServing.key, { mode: 0o600 });
+    log(`starting karmada-webhook on https://127.0.0.1:${webhookPort}`);
+    const webhook = adopt(
+      new ProcessGroup(
+        'karmada-webhook',
+        join(binDir, 'karmada-webhook'),
+        [
+          `--kubeconfig=${host.kubeconfigPath}`,
+          '--bind-address=127.0.0.1',
+          `--secure-port=${webhookPort}`,
+          `--cert-dir=${webhookCertDir}`,
+          `--metrics-bind-address=127.0.0.1:${await freePort()}`,
+          `--health-probe-bind-address=127.0.0.1:${webhookHealthPort}`,
+        ],
+        join(dir, 'karmada-webhook.log'),
+      ),
+    );
+    await waitFor('karmada-webhook /readyz', deadline(), [webhook], async () => {
+      const res = await httpsGet({ port: webhookPort, path: '/readyz', ca: componentsCa.cert, timeoutMs: 3_000 });
+      return res.status === 200;
+    });
+    const webhookConfig = readFileSync(join(binDir, 'artifacts', 'webhook-configuration.yaml'), 'utf8')
+      .replaceAll('https://karmada-webhook.karmada-system.svc:443', `https://127.0.0.1:${webhookPort}`)
+      .replaceAll('{{caBundle}}', b64(componentsCa.cert));
+    await mustKubectl(host, ['apply', '-f', '-'], webhookConfig);
+
+    const cmHealthPort = await freePort();
+    log('starting karmada-controller-manager');
+    const controllerManager = adopt(
+      new ProcessGroup(
+        'karmada-controller-manager',
+        join(binDir, 'karmada-controller-manager'),
+        [
+          `--kubeconfig=${host.kubeconfigPath}`,
+          `--cluster-status-update-frequency=${options.clusterStatusUpdateSeconds ?? 10}s`,
+          `--metrics-bind-address=127.0.0.1:${await freePort()}`,
+          `--health-probe-bind-address=127.0.0.1:${cmHealthPort}`,
+          ...(options.extraControllerManagerArgs ?? []),
+        ],
+        join(dir, 'karmada-controller-manager.log'),
+      ),
+    );
+    const schedulerHealthPort = await freePort();
+    log('starting karmada-scheduler');
+    const scheduler = adopt(
+      new ProcessGroup(
+        'karmada-scheduler',
+        join(binDir, 'karmada-scheduler'),
+        [
+          `--kubeconfig=${host.kubeconfigPath}`,
+          `--metrics-bind-address=127.0.0.1:${await freePort()}`,
+          `--health-probe-bind-address=127.0.0.1:${schedulerHealthPort}`,
+          '--enable-scheduler-estimator=false',
+        ],
+        join(dir, 'karmada-scheduler.log'),
+      ),
+    );
+    const healthy = (port: number) => async () => {
+      const res = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(3_000) });
+      return res.status === 200;
+    };
+    await waitFor('karmada-controller-manager /healthz', deadline(), [controllerManager], healthy(cmHealthPort));
+    await waitFor('karmada-scheduler /healthz', deadline(), [scheduler], healthy(schedulerHealthPort));
+
+    for (let i = 1; i <= (options.members ?? 2); i++) {
+      log(`starting member${i} (etcd + kube-apiserver, Nodes Ready)`);
+      members.push(await startMember(i, options, staging, log));
+    }
+    for (const member of members) {
+      log(`joining ${member.name} as a Push Cluster`);
+      await mustKubectl(
+        host,
+        ['apply', '-f', '-'],
+        joinManifests({
+          name: member.name,
+          url: member.controlPlane.url,
+          token: member.token,
+          caPem: member.controlPlane.caPem,
+        }),
+      );
+    }
+    for (const member of members) {
+      await waitFor(`Cluster ${member.name} Ready (Karmada's own health check)`, deadline(), groups, async () => {
+        const out = await host.kubectl([
+          'get',
+          'cluster',
+          member.name,
+          '-o',
+          'jsonpath={.status.conditions[?(@.type=="Ready")].status}',
+        ]);
+        return out.code === 0 && out.stdout.trim() === 'True';
+      });
+    }
+    log(`Karmada ready in ${((Date.now() - started) / 1000).toFixed(1)}s (${members.length} members)`);
+
+    return {
+      host,
+      members,
+      binDir,
+      admission,
+      ports: {
+        aggregatedApiserver: aggregatedPort,
+        webhook: webhookPort,
+        controllerManagerHealth: cmHealthPort,
+        schedulerHealth: schedulerHealthPort,
+      },
+      async setNodesReady(memberName: string, ready: boolean, nodes?: string[]): Promise<void> {
+        const member = members.find((m) => m.name === memberName);
+        if (!member) throw new Error(`no member ${memberName} (members: ${members.map((m) => m.name).join(', ')})`);
+        for (const node of nodes ?? member.nodes) {
+          await mustKubectl(member.controlPlane, [
+            'patch',
+            'node',
+            node,
+            '--subresource=status',
+            '--type=merge',
+            '-p',
+            nodeStatusPatch(ready),
+          ]);
+        }
+      },
+      kubectl: (args, kubectlOptions) => host.kubectl(args, kubectlOptions),
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+export type { StartOptions };

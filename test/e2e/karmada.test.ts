@@ -1,0 +1,205 @@
+// The project on a real Karmada v1.18.2 control plane (src/dev/karmada.ts): karmada-apiserver, karmada-aggregated-
+// apiserver behind its APIService, Karmada's CRDs, karmada-webhook, -controller-manager and -scheduler, and two member
+// kube-apiservers joined as Push Clusters whose Nodes' Ready condition the tests flip. The member whose nodes are all
+// NotReady stays Ready for Karmada (its /readyz answers OK); our reconciler marks it, and karmada-scheduler obeys.
+import { expect } from 'chai';
+import { KubeConfig } from '@kubernetes/client-node';
+import { KubeClient, type KubeApi } from '../../src/reconciler/index.js';
+import type { Cluster } from '../../src/schema/index.js';
+import { startKarmada, type KarmadaControlPlane } from '../../src/dev/karmada.js';
+import { sleep, startReconciler, waitFor, type ReconcilerProcess } from './support/reconciler-env.js';
+
+const CLUSTERS = '/apis/cluster.karmada.io/v1alpha1/clusters';
+const PROBE_ANNOTATION = 'cluster.karmada.io/liveness-probe';
+const TAINT = 'cluster.karmada.io/unhealthy';
+const PERIOD_S = 2;
+const FAILURE_THRESHOLD = 2;
+const SUCCESS_THRESHOLD = 1;
+/** How long the tests watch Karmada's controllers for undoing our condition or taint. */
+const OBSERVE_MS = Number(process.env.CLUSTER_PROBE_KARMADA_OBSERVE_MS ?? 60_000);
+
+interface EventObject {
+  reason?: string;
+  type?: string;
+  message?: string;
+  involvedObject?: { name?: string; kind?: string };
+}
+
+interface Binding {
+  spec?: { clusters?: { name: string }[] };
+}
+
+const probe = { apiServer: { minReadyNodes: 2 }, periodSeconds: PERIOD_S, failureThreshold: FAILURE_THRESHOLD };
+
+function condition(c: Cluster, type: string): { status?: string; reason?: string; message?: string } | undefined {
+  return c.status?.conditions?.find((x) => x.type === type);
+}
+
+function hasTaint(c: Cluster): boolean {
+  return (c.spec?.taints ?? []).some((t) => t.key === TAINT);
+}
+
+function report(what: string, ms: number): void {
+  const bound = FAILURE_THRESHOLD * PERIOD_S;
+  process.stderr.write(
+    `      ${what}: ${(ms / 1000).toFixed(1)} s (failureThreshold ${FAILURE_THRESHOLD} x period ${PERIOD_S} s = ${bound} s)\n`,
+  );
+}
+
+describe('Karmada v1.18.2 control plane (e2e)', function () {
+  this.timeout(600_000);
+  let karmada: KarmadaControlPlane | undefined;
+  let api: KubeApi;
+  let reconciler: ReconcilerProcess | undefined;
+
+  const k = async (args: string[], input?: string): Promise<string> => {
+    const out = await karmada!.kubectl(args, input !== undefined ? { input } : {});
+    if (out.code !== 0) throw new Error(`kubectl ${args.join(' ')} failed: ${out.stderr}`);
+    return out.stdout;
+  };
+  const getCluster = (name: string): Promise<Cluster> => api.request<Cluster>('GET', `${CLUSTERS}/${name}`);
+  const binding = async (name: string): Promise<string[] | undefined> => {
+    const out = await karmada!.kubectl(['get', 'resourcebinding', `${name}-deployment`, '-n', 'default', '-o', 'json']);
+    if (out.code !== 0) return undefined;
+    const clusters = (JSON.parse(out.stdout) as Binding).spec?.clusters;
+    return clusters?.map((c) => c.name).sort();
+  };
+  const deploy = async (name: string): Promise<void> => {
+    const deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name, namespace: 'default' },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: name } },
+        template: {
+          metadata: { labels: { app: name } },
+          spec: { containers: [{ name: 'web', image: 'registry.invalid/web:1' }] },
+        },
+      },
+    };
+    const policy = {
+      apiVersion: 'policy.karmada.io/v1alpha1',
+      kind: 'PropagationPolicy',
+      metadata: { name, namespace: 'default' },
+      spec: {
+        resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name }],
+        placement: { clusterAffinity: { clusterNames: karmada!.members.map((m) => m.name) } },
+      },
+    };
+    await k(['apply', '-f', '-'], `${JSON.stringify(policy)}\n---\n${JSON.stringify(deployment)}\n`);
+  };
+  const writes = async (): Promise<number> => reconciler!.metric('cluster_probe_reconciler_writes_total');
+
+  before(async function () {
+    karmada = await startKarmada({ members: 2, nodesPerMember: 2 });
+    const kc = new KubeConfig();
+    kc.loadFromFile(karmada.host.kubeconfigPath);
+    api = new KubeClient(kc);
+    for (const member of karmada.members) {
+      await k(['annotate', '--overwrite', 'cluster', member.name, `${PROBE_ANNOTATION}=${JSON.stringify(probe)}`]);
+    }
+    reconciler = await startReconciler('karmada-e2e', karmada.host.kubeconfigPath, ['--lease-namespace', 'default']);
+  });
+
+  after(async function () {
+    await reconciler?.kill('SIGTERM');
+    await karmada?.stop();
+  });
+
+  it('serves Cluster from karmada-aggregated-apiserver behind its APIService, not from a CRD', async function () {
+    const apiService = JSON.parse(await k(['get', 'apiservice', 'v1alpha1.cluster.karmada.io', '-o', 'json'])) as {
+      spec?: { service?: { name?: string } };
+    };
+    expect(apiService.spec?.service?.name).to.equal('karmada-aggregated-apiserver');
+    const crd = await karmada!.kubectl(['get', 'crd', 'clusters.cluster.karmada.io']);
+    expect(crd.code).to.not.equal(0);
+    expect(crd.stderr).to.include('NotFound');
+  });
+
+  it('probes both healthy members: Healthy=True, no taint, Karmada Ready=True', async function () {
+    for (const member of karmada!.members) {
+      const c = await waitFor(`${member.name} Healthy=True`, 60_000, async () => {
+        const got = await getCluster(member.name);
+        return condition(got, 'Healthy')?.status === 'True' ? got : undefined;
+      });
+      expect(hasTaint(c)).to.equal(false);
+      expect(condition(c, 'Ready')?.status).to.equal('True');
+    }
+  });
+
+  it('taints a member whose nodes are all NotReady while Karmada still calls it Ready, with an Event', async function () {
+    const started = Date.now();
+    await karmada!.setNodesReady('member1', false);
+    const tainted = await waitFor('member1 tainted', 60_000, async () => {
+      const c = await getCluster('member1');
+      return hasTaint(c) && condition(c, 'Healthy')?.status === 'False' ? c : undefined;
+    });
+    report('time to taint', Date.now() - started);
+    expect(condition(tainted, 'Healthy')?.message).to.match(/Ready nodes|ready nodes|nodes/i);
+    // Karmada's own health check calls /readyz of the member, which answers OK.
+    expect(condition(tainted, 'Ready')?.status).to.equal('True');
+    const events = JSON.parse(
+      await k(['get', 'events', '-n', 'default', '--field-selector', 'involvedObject.name=member1', '-o', 'json']),
+    ) as { items: EventObject[] };
+    expect(events.items.some((e) => e.involvedObject?.kind === 'Cluster' && e.type === 'Warning')).to.equal(true);
+    const member2 = await getCluster('member2');
+    expect(hasTaint(member2)).to.equal(false);
+  });
+
+  it('karmada-scheduler leaves the tainted member out of a new ResourceBinding', async function () {
+    await deploy('web-while-tainted');
+    const clusters = await waitFor('ResourceBinding web-while-tainted scheduled', 90_000, async () => {
+      const got = await binding('web-while-tainted');
+      return got !== undefined && got.length > 0 ? got : undefined;
+    });
+    expect(clusters).to.deep.equal(['member2']);
+  });
+
+  it("Karmada's controllers leave the condition and the taint alone, and the reconciler writes nothing", async function () {
+    const before = await writes();
+    const deadline = Date.now() + OBSERVE_MS;
+    let checks = 0;
+    while (Date.now() < deadline) {
+      const c = await getCluster('member1');
+      expect(hasTaint(c), 'taint still there').to.equal(true);
+      expect(condition(c, 'Healthy')?.status, 'Healthy still False').to.equal('False');
+      checks++;
+      await sleep(2_000);
+    }
+    const after = await writes();
+    process.stderr.write(
+      `      steady state: ${after - before} writes in ${(OBSERVE_MS / 1000).toFixed(0)} s, ${checks} checks\n`,
+    );
+    expect(after - before).to.equal(0);
+  });
+
+  it('removes the taint when the nodes come back, and a new workload is placed on both members', async function () {
+    const started = Date.now();
+    await karmada!.setNodesReady('member1', true);
+    await waitFor('member1 untainted', 60_000, async () => {
+      const c = await getCluster('member1');
+      return !hasTaint(c) && condition(c, 'Healthy')?.status === 'True';
+    });
+    report(`time to untaint (successThreshold ${SUCCESS_THRESHOLD})`, Date.now() - started);
+    await deploy('web-after-recovery');
+    const clusters = await waitFor('ResourceBinding web-after-recovery on both', 90_000, async () => {
+      const got = await binding('web-after-recovery');
+      return got !== undefined && got.length === 2 ? got : undefined;
+    });
+    expect(clusters).to.deep.equal(['member1', 'member2']);
+  });
+
+  it('drops or refuses spec.livenessProbe: the aggregated apiserver has no such field', async function () {
+    const patched = await karmada!.kubectl([
+      'patch',
+      'cluster',
+      'member2',
+      '--type=merge',
+      '-p',
+      JSON.stringify({ spec: { livenessProbe: { tcpSocket: { port: 6443 } } } }),
+    ]);
+    const c = (await getCluster('member2')) as Cluster & { spec: Record<string, unknown> };
+    expect(c.spec.livenessProbe, `patch said: ${patched.stdout}${patched.stderr}`).to.equal(undefined);
+  });
+});
