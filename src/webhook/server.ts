@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { CertificateReloader } from '../certs/index.js';
 import { createRequestListener } from './app.js';
 import { createMetrics, type WebhookMetrics } from './metrics.js';
-import type { WebhookOptions } from './options.js';
+import { DEFAULT_CONNECTION_TIMEOUTS, type ConnectionTimeouts, type WebhookOptions } from './options.js';
 
 export interface WebhookServerOptions extends WebhookOptions {
   certDir: string;
@@ -24,10 +24,14 @@ export interface WebhookServerOptions extends WebhookOptions {
   shutdownDelayMs?: number;
   /** The most time in-flight requests get after the listener closes. Default 20 s. */
   shutdownTimeoutMs?: number;
+  /** Connection timeouts; each one left out is `DEFAULT_CONNECTION_TIMEOUTS`'s (tests shorten them). */
+  timeouts?: Partial<ConnectionTimeouts>;
 }
 
 export class WebhookServer {
   readonly metrics: WebhookMetrics;
+  /** The connection timeouts in force. */
+  readonly timeouts: ConnectionTimeouts;
   private readonly server: https.Server;
   private readonly reloader: CertificateReloader;
   private draining = false;
@@ -43,13 +47,26 @@ export class WebhookServer {
       isReady: () => this.reloader.loaded,
       isDraining: () => this.draining,
     });
+    const timeouts = { ...DEFAULT_CONNECTION_TIMEOUTS, ...options.timeouts };
+    this.timeouts = timeouts;
     // No pair yet: handshakes fail until the reloader applies one, which is what "not ready" looks like on the wire.
-    this.server = https.createServer({ minVersion: 'TLSv1.2' }, listener);
-    // Idle keep-alive connections outlive the apiserver's (Go's transport drops them at 90 s), so the client closes
-    // them first and never sends a review on a socket we are closing; a slow or stalled request is cut at 30 s.
-    this.server.keepAliveTimeout = 120_000;
-    this.server.headersTimeout = 20_000;
-    this.server.requestTimeout = 30_000;
+    // Every connection is bounded (the reasons are in options.ts and docs/webhook.md): the handshake; then the socket
+    // timeout closes one that sends nothing (node keeps such a socket forever otherwise, as headersTimeout only
+    // counts from a request's first byte); headers and the whole request are bounded from their first byte, checked
+    // a few times within the headers timeout; and node replaces the socket timeout by the keep-alive timeout between
+    // requests.
+    this.server = https.createServer(
+      {
+        minVersion: 'TLSv1.2',
+        handshakeTimeout: timeouts.handshakeMs,
+        headersTimeout: timeouts.headersMs,
+        requestTimeout: timeouts.requestMs,
+        connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(timeouts.headersMs / 4))),
+      },
+      listener,
+    );
+    this.server.keepAliveTimeout = timeouts.keepAliveMs;
+    this.server.timeout = timeouts.headersMs;
     this.server.on('tlsClientError', (err) => {
       options.logger.debug({ err: err.message }, 'TLS handshake failed');
     });

@@ -1,0 +1,163 @@
+// Connections that hold the webhook's sockets without a request: a TCP connection that never starts TLS, a TLS
+// connection that sends nothing, one that sends half of its headers, one that stops in the middle of its body, and an
+// idle keep-alive connection. Each must be closed by the server within its bound (timeouts shortened for the test),
+// while an idle keep-alive connection must not be closed before its own, longer bound.
+import { expect } from 'chai';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import tls from 'node:tls';
+import { pino } from 'pino';
+import { makeCertificates, type PemPair } from '../../../src/certs/index.js';
+import { DEFAULT_DENY_CIDRS, WebhookServer, type ConnectionTimeouts } from '../../../src/webhook/index.js';
+import { clusterReview } from './helpers.js';
+
+const silent = pino({ level: 'silent' });
+
+// Short, but far enough apart that a loaded 2-core machine cannot blur them.
+const TIMEOUTS: ConnectionTimeouts = {
+  handshakeMs: 600,
+  headersMs: 800,
+  requestMs: 1_200,
+  keepAliveMs: 2_500,
+};
+// Timers fire late under load; node adds 1 s to the keep-alive timeout it advertises.
+const SLACK_MS = 1_500;
+
+/** Resolves with the milliseconds until the server closed the socket, or rejects when it stays open past `limitMs`. */
+function closedWithin(socket: net.Socket, limitMs: number, started = Date.now()): Promise<number> {
+  return new Promise((resolve, reject) => {
+    if (socket.destroyed || socket.readyState === 'closed') {
+      resolve(Date.now() - started);
+      return;
+    }
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`the server kept the connection open for more than ${limitMs} ms`));
+    }, limitMs);
+    socket.on('error', () => undefined);
+    socket.once('close', () => {
+      clearTimeout(timer);
+      resolve(Date.now() - started);
+    });
+  });
+}
+
+function connectTls(port: number, ca: string): Promise<tls.TLSSocket> {
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect({ host: '127.0.0.1', port, ca, servername: 'localhost' }, () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+function readResponse(socket: tls.TLSSocket): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const onData = (d: Buffer) => {
+      text += d.toString('utf8');
+      const head = text.indexOf('\r\n\r\n');
+      const length = Number(/\r\ncontent-length: (\d+)/i.exec(text)?.[1] ?? NaN);
+      if (head >= 0 && text.length >= head + 4 + length) {
+        socket.off('data', onData);
+        resolve(text);
+      }
+    };
+    socket.on('data', onData);
+    socket.once('close', () => reject(new Error(`closed before a whole response: ${text}`)));
+  });
+}
+
+describe('webhook connections without a request (real TLS, shortened timeouts)', function () {
+  this.timeout(30_000);
+  let dir: string;
+  let ca: PemPair;
+  let server: WebhookServer;
+  let port: number;
+
+  before(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'cluster-probe-idle-'));
+    ({ ca } = await makeCertificates(dir, { dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'] }));
+    server = new WebhookServer({
+      host: '127.0.0.1',
+      port: 0,
+      certDir: dir,
+      probeLocation: 'field',
+      denyHosts: [...DEFAULT_DENY_CIDRS],
+      logger: silent,
+      shutdownDelayMs: 0,
+      timeouts: TIMEOUTS,
+    });
+    await server.start();
+    port = server.port;
+  });
+
+  after(async () => {
+    await server.shutdown();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('applies the timeouts it was given', () => {
+    expect(server.timeouts).to.deep.equal(TIMEOUTS);
+  });
+
+  it('closes a TCP connection that never starts the TLS handshake', async () => {
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    await closedWithin(socket, TIMEOUTS.handshakeMs + SLACK_MS);
+  });
+
+  it('closes a TLS connection that sends nothing after the handshake', async () => {
+    const socket = await connectTls(port, ca.cert);
+    const ms = await closedWithin(socket, TIMEOUTS.headersMs + SLACK_MS);
+    expect(ms).to.be.at.least(TIMEOUTS.headersMs - 100);
+  });
+
+  it('closes a TLS connection that sends half of its headers and stops', async () => {
+    const socket = await connectTls(port, ca.cert);
+    socket.write('POST /validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: appl');
+    await closedWithin(socket, TIMEOUTS.headersMs + SLACK_MS);
+  });
+
+  it('closes a TLS connection that trickles its headers, a byte at a time, past the headers timeout', async () => {
+    const socket = await connectTls(port, ca.cert);
+    const started = Date.now();
+    const text =
+      'POST /validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-Slow: ' + 'a'.repeat(200);
+    let i = 0;
+    const trickle = setInterval(() => {
+      if (!socket.destroyed && i < text.length) socket.write(text[i++] ?? '');
+    }, 100);
+    try {
+      await closedWithin(socket, TIMEOUTS.headersMs + SLACK_MS, started);
+    } finally {
+      clearInterval(trickle);
+    }
+  });
+
+  it('closes a TLS connection whose body stops short of its Content-Length', async () => {
+    const socket = await connectTls(port, ca.cert);
+    socket.write(
+      'POST /validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":',
+    );
+    await closedWithin(socket, TIMEOUTS.requestMs + SLACK_MS);
+  });
+
+  it('keeps an idle keep-alive connection open for the keep-alive timeout, then closes it', async () => {
+    const socket = await connectTls(port, ca.cert);
+    const body = JSON.stringify(clusterReview('keep-alive-1'));
+    const response = readResponse(socket);
+    socket.write(
+      `POST /validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    const text = await response;
+    expect(text).to.match(/^HTTP\/1\.1 200 /);
+    expect(text).to.contain('"uid":"keep-alive-1"');
+    const idleSince = Date.now();
+    // Longer than the headers timeout: between requests the keep-alive timeout governs, not the request timeouts.
+    await new Promise((resolve) => setTimeout(resolve, TIMEOUTS.keepAliveMs - 500));
+    expect(socket.destroyed, 'closed before the keep-alive timeout').to.equal(false);
+    const ms = await closedWithin(socket, TIMEOUTS.keepAliveMs + SLACK_MS, idleSince);
+    expect(ms).to.be.at.least(TIMEOUTS.keepAliveMs);
+  });
+});
