@@ -1,118 +1,87 @@
-// The deny list: addresses a probe may never connect to (link-local, cloud metadata), checked on the address actually
-// dialled, after DNS, so a name cannot be used to slip past the webhook's check. Depends only on node:net and node:dns.
+// The connect-time half of the one address policy (src/address): every address a probe dials is judged after DNS,
+// so a name cannot slip past admission, and an address in any spelling is judged as the address it spells. Depends
+// only on node:dns and the shared policy.
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
-import { isIP } from 'node:net';
+import {
+  checkAddress,
+  deniedBecause,
+  DEFAULT_DENY_CIDRS,
+  denyListFor,
+  parseAddress,
+  parseCidr as parseEntry,
+  spelledAs,
+  type AddressVerdict,
+  type Cidr,
+  type DenyList,
+} from '../address/index.js';
 
-/** Link-local and cloud metadata addresses (Alibaba's 100.100.100.200 lies outside link-local). Loopback stays
- * allowed: the tests and the bench run there. */
-export const DEFAULT_DENY_LIST: readonly string[] = Object.freeze([
-  '169.254.0.0/16',
-  'fe80::/10',
-  '169.254.169.254/32',
-  'fd00:ec2::254/128',
-  '100.100.100.200/32',
-]);
+/** The default deny list, the same array the schema library uses (one home: src/address). */
+export const DEFAULT_DENY_LIST: readonly string[] = DEFAULT_DENY_CIDRS;
 
-interface Cidr {
-  text: string;
-  prefix: number;
-  family: 4 | 6;
-  bits: bigint;
-  mask: bigint;
-}
+type Denied = Extract<AddressVerdict, { allowed: false }>;
 
-/** Thrown (as a connect error) when the dialled address is on the deny list. */
+/** Thrown (as a connect error) when the dialled address is denied by the policy. */
 export class AddressDeniedError extends Error {
   readonly code = 'EADDRDENIED';
+  /** The deny-list entry, or `unspecified address` for 0.0.0.0 and ::. */
+  readonly cidr: string;
   constructor(
     readonly host: string,
     readonly address: string,
-    readonly cidr: string,
+    verdict: Denied,
   ) {
-    super(
-      host === address
-        ? `address ${address} is denied by the probe's deny list (${cidr})`
-        : `address ${address} of host "${host}" is denied by the probe's deny list (${cidr})`,
-    );
+    const shown = spelledAs(address, verdict);
+    const why =
+      verdict.reason === 'unspecified'
+        ? `${deniedBecause(verdict)}; probes never connect to it`
+        : `is denied by the probe's deny list (${verdict.cidr ?? ''})`;
+    super(host === address ? `address ${shown} ${why}` : `address ${shown} of host "${host}" ${why}`);
     this.name = 'AddressDeniedError';
+    this.cidr = verdict.cidr ?? 'unspecified address';
   }
 }
 
-function ipv4ToBigInt(ip: string): bigint {
-  return ip.split('.').reduce((acc, part) => (acc << 8n) | BigInt(Number(part)), 0n);
-}
-
-function ipv6ToBigInt(ip: string): bigint {
-  let text = ip.toLowerCase();
-  const zone = text.indexOf('%');
-  if (zone >= 0) text = text.slice(0, zone);
-  // An embedded IPv4 tail (::ffff:1.2.3.4) becomes two hextets.
-  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (v4?.[1] !== undefined) {
-    const n = ipv4ToBigInt(v4[1]);
-    text = text.slice(0, v4.index) + `${(n >> 16n).toString(16)}:${(n & 0xffffn).toString(16)}`;
-  }
-  const [head = '', tail] = text.split('::');
-  const headParts = head === '' ? [] : head.split(':');
-  const tailParts = tail === undefined || tail === '' ? [] : tail.split(':');
-  const fill = tail === undefined ? 0 : 8 - headParts.length - tailParts.length;
-  const parts = [...headParts, ...Array<string>(fill).fill('0'), ...tailParts];
-  return parts.reduce((acc, part) => (acc << 16n) | BigInt(parseInt(part, 16)), 0n);
-}
-
-/** The address in canonical numeric form; an IPv4-mapped IPv6 address counts as the IPv4 address it carries. */
-function toNumeric(ip: string): { family: 4 | 6; value: bigint } | undefined {
-  const family = isIP(ip);
-  if (family === 4) return { family: 4, value: ipv4ToBigInt(ip) };
-  if (family === 6) {
-    const value = ipv6ToBigInt(ip);
-    if (value >> 32n === 0xffffn) return { family: 4, value: value & 0xffffffffn };
-    return { family: 6, value };
-  }
-  return undefined;
-}
-
+/** Parses one deny-list entry; throws naming it (`deny list entry "10.0.0.0/33": prefix length must be ...`). */
 export function parseCidr(text: string): Cidr {
-  const [addr = '', prefixText] = text.split('/');
-  const parsed = toNumeric(addr);
-  if (parsed === undefined) throw new Error(`deny list: "${text}" is not a CIDR (an IP address, optionally /prefix)`);
-  const width = parsed.family === 4 ? 32 : 128;
-  const prefix = prefixText === undefined ? width : Number(prefixText);
-  if (
-    !Number.isInteger(prefix) ||
-    prefix < 0 ||
-    prefix > width ||
-    (prefixText !== undefined && !/^\d+$/.test(prefixText))
-  )
-    throw new Error(`deny list: "${text}" has an invalid prefix length (0-${width})`);
-  const all = (1n << BigInt(width)) - 1n;
-  const mask = (all << BigInt(width - prefix)) & all;
-  return { text, prefix, family: parsed.family, bits: parsed.value & mask, mask };
+  return parseEntry(text);
 }
 
-/** A compiled deny list. */
+function bare(host: string): string {
+  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+}
+
+/** A compiled deny list with the socket hooks that enforce it. */
 export class AddressGuard {
-  private readonly cidrs: Cidr[];
+  private readonly list: DenyList;
 
   constructor(denyList: readonly string[] = DEFAULT_DENY_LIST) {
-    // Most specific first, so a message names the metadata address rather than all of link-local.
-    this.cidrs = denyList.map(parseCidr).sort((a, b) => b.prefix - a.prefix);
+    this.list = denyListFor(denyList);
   }
 
-  /** The deny-list entry that covers `ip`, or undefined when the address may be dialled. */
+  /** The verdict of the one address policy on `host` (an address in any spelling, or a name: allowed until resolved). */
+  verdict(host: string): AddressVerdict {
+    return checkAddress(host, this.list);
+  }
+
+  /** The deny-list entry (or `unspecified address`) that denies `ip`, or undefined when it may be dialled. */
   deniedBy(ip: string): string | undefined {
-    const n = toNumeric(ip);
-    if (n === undefined) return undefined;
-    for (const c of this.cidrs) if (c.family === n.family && (n.value & c.mask) === c.bits) return c.text;
-    return undefined;
+    const v = this.verdict(ip);
+    return v.allowed ? undefined : (v.cidr ?? 'unspecified address');
   }
 
-  /** Throws AddressDeniedError when `host` is an IP literal on the list (sockets skip `lookup` for literals). */
-  checkLiteral(host: string): void {
-    const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-    if (isIP(bare) === 0) return;
-    const cidr = this.deniedBy(bare);
-    if (cidr !== undefined) throw new AddressDeniedError(bare, bare, cidr);
+  /**
+   * For a host that spells an address (sockets skip `lookup` for literals, and resolvers read `0xa9fea9fe` or
+   * `2852039166` as addresses without asking DNS): throws AddressDeniedError when it is denied, else returns the
+   * address in the form to dial. A name returns undefined: it is judged by `lookup` once resolved.
+   */
+  checkLiteral(host: string): string | undefined {
+    const h = bare(host);
+    const address = parseAddress(h);
+    if (address === undefined) return undefined;
+    const v = checkAddress(h, this.list);
+    if (!v.allowed) throw new AddressDeniedError(h, h, v);
+    // IPv6 keeps its zone (fe80::1%eth0 is not denied by a custom list that allows it); IPv4 is dialled dotted.
+    return address.family === 4 ? address.text : h;
   }
 
   /** A `lookup` for net/tls/http sockets that resolves as usual and then refuses denied addresses. */
@@ -127,9 +96,9 @@ export class AddressGuard {
         return;
       }
       for (const a of addresses) {
-        const cidr = this.deniedBy(a.address);
-        if (cidr !== undefined) {
-          callback(new AddressDeniedError(hostname, a.address, cidr), options.all === true ? [] : '', 0);
+        const v = this.verdict(a.address);
+        if (!v.allowed) {
+          callback(new AddressDeniedError(hostname, a.address, v), options.all === true ? [] : '', 0);
           return;
         }
       }
@@ -148,18 +117,18 @@ export class AddressGuard {
   /** Resolves `host` to one allowed address (for clients, like gRPC, that cannot take a custom lookup). */
   resolve(host: string): Promise<string> {
     return new Promise((resolve, reject) => {
+      let literal: string | undefined;
       try {
-        this.checkLiteral(host);
+        literal = this.checkLiteral(host);
       } catch (e) {
         reject(e instanceof Error ? e : new Error(String(e)));
         return;
       }
-      const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-      if (isIP(bare) !== 0) {
-        resolve(bare);
+      if (literal !== undefined) {
+        resolve(literal);
         return;
       }
-      this.lookup(bare, {}, (err, address) => {
+      this.lookup(bare(host), {}, (err, address) => {
         if (err) reject(err);
         else resolve(address as string);
       });
@@ -168,14 +137,15 @@ export class AddressGuard {
 }
 
 const guards = new Map<string, AddressGuard>();
+const defaultGuard = new AddressGuard(DEFAULT_DENY_LIST);
 
-/** A cached guard for a deny list (compiled once per distinct list). */
+/** A cached guard for a deny list (compiled once per distinct list). Throws for a malformed entry. */
 export function guardFor(denyList: readonly string[] | undefined): AddressGuard {
-  const list = denyList ?? DEFAULT_DENY_LIST;
-  const key = list.join(',');
+  if (denyList === undefined || denyList === DEFAULT_DENY_LIST) return defaultGuard;
+  const key = JSON.stringify(denyList);
   let g = guards.get(key);
   if (g === undefined) {
-    g = new AddressGuard(list);
+    g = new AddressGuard(denyList);
     if (guards.size < 64) guards.set(key, g);
   }
   return g;

@@ -58,8 +58,9 @@ export function getOnce(opts: GetOptions): Promise<GetResponse> {
       opts.signal.removeEventListener('abort', onAbort);
       reject(new TransportError(phase, err, opts.signal.aborted));
     };
+    let dial: string;
     try {
-      opts.guard.checkLiteral(host);
+      dial = opts.guard.checkLiteral(host) ?? host;
     } catch (e) {
       fail(e);
       return;
@@ -71,7 +72,7 @@ export function getOnce(opts: GetOptions): Promise<GetResponse> {
     const isHttps = opts.url.protocol === 'https:';
     const common: http.RequestOptions = {
       method: 'GET',
-      hostname: host,
+      hostname: dial,
       port: opts.url.port !== '' ? Number(opts.url.port) : isHttps ? 443 : 80,
       path: `${opts.url.pathname}${opts.url.search}`,
       headers: opts.headers,

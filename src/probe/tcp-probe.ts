@@ -12,14 +12,16 @@ export interface ResolvedTcpSocket {
 export function tcpProbe(action: ResolvedTcpSocket, env: HandlerEnv): Promise<HandlerResult> {
   const addr = `${urlHost(action.host)}:${action.port}`;
   const bare = action.host.replace(/^\[|\]$/g, '');
+  let dial: string;
   try {
-    env.guard.checkLiteral(bare);
+    // An address in any spelling (0x7f.1, 2130706433) is judged, and dialled, as the address it spells.
+    dial = env.guard.checkLiteral(bare) ?? bare;
   } catch (e) {
     return Promise.resolve(configError(`tcpSocket: ${describeNetError(e, addr, bare)}`));
   }
   return new Promise<HandlerResult>((resolve) => {
     let done = false;
-    const socket = net.connect({ host: bare, port: action.port, lookup: env.guard.lookup });
+    const socket = net.connect({ host: dial, port: action.port, lookup: env.guard.lookup });
     const finish = (r: HandlerResult): void => {
       if (done) return;
       done = true;

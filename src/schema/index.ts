@@ -20,7 +20,16 @@ export {
 } from './field-error.js';
 export { convertLegacyAnnotation, parseAnnotationJson } from './legacy-annotation.js';
 export { parseApiEndpoint } from './cluster-rules.js';
-export { DEFAULT_DENY_CIDRS, parseDenyList, type DenyList } from './address-ranges.js';
+export {
+  DEFAULT_DENY_CIDRS,
+  parseDenyList,
+  parseCidr,
+  CidrError,
+  checkAddress,
+  denyListFor,
+  type AddressVerdict,
+  type DenyList,
+} from './address-ranges.js';
 export { parseQuantity } from './quantity.js';
 export {
   API_VERSION,

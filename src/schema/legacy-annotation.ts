@@ -1,6 +1,7 @@
 // Reads the legacy annotation cluster.karmada.io/health-checker (karmada PR 3616's webhook-style client config)
 // and converts it into the equivalent liveness probe, or says exactly what in it cannot be carried.
 // Pure: no I/O.
+import { compiledDenyList, deniedTargetError, type CompiledDenyList, type DenyHosts } from './address-ranges.js';
 import { rawValidators, schemaErrors } from './ajv-validators.js';
 import { LEGACY_ANNOTATION, LEGACY_TIMEOUT_SECONDS } from './constants.js';
 import { FieldPath, fieldErrors, type FieldError } from './field-error.js';
@@ -52,7 +53,12 @@ function fromService(svc: Record<string, unknown>, path: FieldPath, errors: Fiel
   return { scheme: 'HTTPS', host: `${name}.${ns}.svc`, port, path: p };
 }
 
-function fromURL(raw: string, path: FieldPath, errors: FieldError[]): LivenessProbe['httpGet'] {
+function fromURL(
+  raw: string,
+  path: FieldPath,
+  errors: FieldError[],
+  denyList: CompiledDenyList,
+): LivenessProbe['httpGet'] {
   let u: URL;
   try {
     u = new URL(raw);
@@ -75,12 +81,18 @@ function fromURL(raw: string, path: FieldPath, errors: FieldError[]): LivenessPr
     errors.push(fieldErrors.forbidden(path, 'a fragment cannot be carried into a probe (it is never sent); remove it'));
   if (u.hostname === '') errors.push(fieldErrors.invalid(path, raw, 'host must be provided'));
   const host = u.hostname.startsWith('[') ? u.hostname.slice(1, -1) : u.hostname;
+  // The same policy as a probe's host: a legacy url aimed at the metadata service is denied, never migrated.
+  const denied = host === '' ? undefined : deniedTargetError(host, path, denyList, ' (the host of the url)');
+  if (denied !== undefined) errors.push(denied);
   const port = u.port === '' ? (scheme === 'https' ? 443 : 80) : Number(u.port);
   return { scheme: scheme === 'https' ? 'HTTPS' : 'HTTP', host, port, path: `${u.pathname}${u.search}` };
 }
 
-/** Converts the legacy annotation's value into a probe, or returns every reason it cannot. */
-export function convertLegacyAnnotation(raw: unknown): LegacyConversion {
+/**
+ * Converts the legacy annotation's value into a probe, or returns every reason it cannot, a url whose host the address
+ * policy denies included (`denyHosts`: the default deny list when omitted; throws CidrError for a malformed entry).
+ */
+export function convertLegacyAnnotation(raw: unknown, denyHosts?: DenyHosts): LegacyConversion {
   const parsed = parseAnnotationJson(raw, LEGACY_ANNOTATION);
   if (parsed.error !== undefined) return { errors: [parsed.error] };
   const base = annotationPath(LEGACY_ANNOTATION);
@@ -93,7 +105,7 @@ export function convertLegacyAnnotation(raw: unknown): LegacyConversion {
   } else if (value.service !== undefined) {
     httpGet = fromService(value.service as Record<string, unknown>, base.child('service'), errors);
   } else if (typeof value.url === 'string') {
-    httpGet = fromURL(value.url, base.child('url'), errors);
+    httpGet = fromURL(value.url, base.child('url'), errors, compiledDenyList(denyHosts));
   } else {
     errors.push(fieldErrors.required(base, 'must name a service or a url'));
   }

@@ -5,6 +5,7 @@
 import { cloneJson } from './clone.js';
 import { isDeepStrictEqual } from 'node:util';
 import fastJsonPatch from 'fast-json-patch';
+import type { DenyHosts } from './address-ranges.js';
 import { LEGACY_ANNOTATION, PROBE_ANNOTATION, type ProbeLocation } from './constants.js';
 import { defaultProbe } from './defaults.js';
 import { fieldErrors, type FieldError } from './field-error.js';
@@ -28,6 +29,11 @@ export interface MigrateOptions {
   probeLocation: ProbeLocation;
   /** Compute `patch` (default true). The webhook diffs once, after defaulting too, so it passes false. */
   computePatch?: boolean;
+  /**
+   * The deny list the legacy url's host is checked against (DEFAULT_DENY_CIDRS when omitted, as in validateCluster):
+   * a url the address policy denies is a MigrationError, never migrated. A malformed entry throws CidrError.
+   */
+  denyHosts?: DenyHosts;
 }
 
 /** Thrown when migration cannot carry everything the user wrote; `errors` says what and where. */
@@ -136,7 +142,7 @@ export function migrateCluster(obj: unknown, options: MigrateOptions): Migration
   // 2. The legacy annotation becomes the probe, and goes only once the probe carries all of it.
   const legacyRaw = h.annotations?.[LEGACY_ANNOTATION];
   if (legacyRaw !== undefined && errors.length === 0) {
-    const converted = convertLegacyAnnotation(legacyRaw);
+    const converted = convertLegacyAnnotation(legacyRaw, options.denyHosts);
     errors.push(...converted.errors);
     if (converted.probe !== undefined) {
       const current = readProbe(h, target, errors);

@@ -3,7 +3,7 @@
 // Runs on untrusted input after the schema check, so it never assumes a type. Pure: no I/O.
 import { X509Certificate } from 'node:crypto';
 import { HANDLERS } from './constants.js';
-import type { DenyList } from './address-ranges.js';
+import { deniedTargetError, denyListFor, type CompiledDenyList } from './address-ranges.js';
 import { append, FieldPath, fieldErrors, type FieldError } from './field-error.js';
 import { memoize } from './memo.js';
 import { isHTTPHeaderName, isValidHost, isValidPortName, isValidPortNum } from './k8s-names.js';
@@ -13,7 +13,8 @@ export interface ProbeContext {
   apiEndpointHost?: string | undefined;
   syncMode?: unknown;
   hasSecretRef: boolean;
-  denyList?: DenyList | undefined;
+  /** The compiled deny list; the default list when omitted. The unspecified addresses are denied whatever it says. */
+  denyList?: CompiledDenyList | undefined;
 }
 
 export interface ProbeRuleResult {
@@ -40,17 +41,15 @@ function checkHost(action: Record<string, unknown>, path: FieldPath, ctx: ProbeC
     return;
   }
   if (typeof host !== 'string') return;
-  const problems = isValidHost(host);
-  for (const m of problems) errors.push(fieldErrors.invalid(path.child('host'), host, m));
-  if (problems.length === 0) checkDenied(host, path.child('host'), ctx, errors, '');
+  for (const m of isValidHost(host)) errors.push(fieldErrors.invalid(path.child('host'), host, m));
+  // Whatever else is wrong with it: an address in any spelling (0xa9fea9fe, 2852039166, [::ffff:a9fe:a9fe]) is
+  // judged by the one address policy, as the probe engine judges it when it connects.
+  checkDenied(host, path.child('host'), ctx, errors, '');
 }
 
 function checkDenied(host: string, path: FieldPath, ctx: ProbeContext, errors: FieldError[], what: string): void {
-  const cidr = ctx.denyList?.match(host);
-  if (cidr !== undefined)
-    errors.push(
-      fieldErrors.forbidden(path, `${host}${what} is in the denied address range ${cidr}; probes may not target it`),
-    );
+  const denied = deniedTargetError(host, path, ctx.denyList ?? denyListFor(undefined), what);
+  if (denied !== undefined) errors.push(denied);
 }
 
 /** Decodes a base64 PEM bundle; returns the problem, or undefined when every block is a certificate. */

@@ -1,7 +1,7 @@
 // validateCluster: the schema (ajv, compiled once) plus Karmada's and the probe's rules, every error at once, as
 // apiserver field errors; and validateProbe for a probe on its own. Never throws, whatever it is given.
 // Pure: no I/O.
-import { parseDenyList, type DenyList } from './address-ranges.js';
+import { denyListFor, type CompiledDenyList } from './address-ranges.js';
 import { rawValidators, schemaErrors } from './ajv-validators.js';
 import { clusterRules } from './cluster-rules.js';
 import { API_VERSION, KIND, LEGACY_ANNOTATION, PROBE_ANNOTATION, type ProbeLocation } from './constants.js';
@@ -16,7 +16,10 @@ import { probeRules, type ProbeContext } from './probe-rules.js';
 export interface ValidateOptions {
   /** Where this installation keeps the probe (default `field`). */
   probeLocation?: ProbeLocation;
-  /** CIDRs that probe hosts may not fall in (literal IPs are checked here; resolved ones by the probe engine). */
+  /**
+   * CIDRs that probe targets may not fall in; DEFAULT_DENY_CIDRS when omitted, as in the probe engine. Addresses in
+   * any spelling are checked here, names after resolution by the engine; 0.0.0.0 and :: are denied whatever it says.
+   */
   denyHosts?: readonly string[];
 }
 
@@ -28,22 +31,16 @@ export interface ValidationResult {
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-const denyListCache = new Map<string, DenyList>();
-// Callers such as the webhook pass the same array on every call: remember it by identity before by content.
-const denyListByArray = new WeakMap<readonly string[], DenyList>();
-function denyListFor(cidrs: readonly string[] | undefined): DenyList | undefined {
-  if (cidrs === undefined || cidrs.length === 0) return undefined;
-  const known = denyListByArray.get(cidrs);
-  if (known !== undefined) return known;
-  const key = cidrs.join(',');
-  let list = denyListCache.get(key);
-  if (list === undefined) {
-    list = parseDenyList(cidrs);
-    if (denyListCache.size > 16) denyListCache.clear();
-    denyListCache.set(key, list);
+/** The compiled list, or the default one with a field error when an entry is malformed (never throws). */
+function compileDenyHosts(cidrs: readonly string[] | undefined): { list: CompiledDenyList; error?: FieldError } {
+  try {
+    return { list: denyListFor(cidrs) };
+  } catch (err) {
+    return {
+      list: denyListFor(undefined),
+      error: fieldErrors.invalid('options.denyHosts', cidrs, err instanceof Error ? err.message : String(err)),
+    };
   }
-  denyListByArray.set(cidrs, list);
-  return list;
 }
 
 function jsonType(v: unknown): string {
@@ -83,14 +80,8 @@ export function validateCluster(obj: unknown, options: ValidateOptions = {}): Va
     );
     return { valid: false, errors, warnings };
   }
-  let denyList: DenyList | undefined;
-  try {
-    denyList = denyListFor(options.denyHosts);
-  } catch (err) {
-    errors.push(
-      fieldErrors.invalid('options.denyHosts', options.denyHosts, err instanceof Error ? err.message : String(err)),
-    );
-  }
+  const { list: denyList, error: denyListError } = compileDenyHosts(options.denyHosts);
+  if (denyListError !== undefined) errors.push(denyListError);
   if (obj.apiVersion !== undefined && obj.apiVersion !== API_VERSION)
     errors.push(fieldErrors.notSupported('apiVersion', obj.apiVersion, [API_VERSION]));
   if (obj.kind !== undefined && obj.kind !== KIND) errors.push(fieldErrors.notSupported('kind', obj.kind, [KIND]));
@@ -135,11 +126,11 @@ export function validateCluster(obj: unknown, options: ValidateOptions = {}): Va
     );
 
   if (annotations[LEGACY_ANNOTATION] !== undefined) {
-    const legacy = convertLegacyAnnotation(annotations[LEGACY_ANNOTATION]);
+    const legacy = convertLegacyAnnotation(annotations[LEGACY_ANNOTATION], denyList);
     errors.push(...legacy.errors);
     if (legacy.errors.length === 0) {
       try {
-        migrateCluster(obj, { probeLocation: location });
+        migrateCluster(obj, { probeLocation: location, denyHosts: denyList });
         warnings.push(
           `annotation ${LEGACY_ANNOTATION} is deprecated; run \`cluster-probe migrate\` to move it into the probe`,
         );
@@ -168,11 +159,9 @@ export function validateProbe(
       host = undefined;
     }
   }
-  const rules = probeRules(probe, FieldPath.root(base), {
-    apiEndpointHost: host,
-    hasSecretRef: true,
-    denyList: denyListFor(options.denyHosts),
-  });
+  const { list: denyList, error: denyListError } = compileDenyHosts(options.denyHosts);
+  if (denyListError !== undefined) errors.push(denyListError);
+  const rules = probeRules(probe, FieldPath.root(base), { apiEndpointHost: host, hasSecretRef: true, denyList });
   errors.push(...rules.errors);
   return { valid: errors.length === 0, errors, warnings: rules.warnings };
 }

@@ -1,22 +1,13 @@
-// Parsing of the `--deny-cidr` values: `ADDR/PREFIX` or a bare address (a /32 or /128), IPv4 or IPv6.
-// Pure; the schema library does the matching, this only makes sure a typo fails at start-up, not silently.
-import { isIP } from 'node:net';
+// Parsing of the `--deny-cidr` values: `ADDR/PREFIX` or a bare address (a /32 or /128), IPv4 or IPv6, by the one CIDR
+// parser of the address policy (through the schema library), so a typo fails at start-up, not silently.
+import { CidrError, parseCidr as parseEntry } from '../schema/index.js';
 
 /** Returns the CIDR in canonical `addr/prefix` form, or throws naming the flag and the value. */
 export function parseCidr(value: string): string {
-  const trimmed = value.trim();
-  const [address = '', prefixText, extra] = trimmed.split('/');
-  const family = isIP(address);
-  if (family === 0 || extra !== undefined) {
-    throw new Error(
-      `--deny-cidr ${JSON.stringify(value)}: not an address range; write it as 169.254.0.0/16 or fe80::/10`,
-    );
+  try {
+    return parseEntry(value.trim()).canonical;
+  } catch (err) {
+    if (err instanceof CidrError) throw new Error(`--deny-cidr ${JSON.stringify(value)}: ${err.detail}`);
+    throw err;
   }
-  const max = family === 4 ? 32 : 128;
-  if (prefixText === undefined) return `${address}/${max}`;
-  const prefix = /^\d{1,3}$/.test(prefixText) ? Number(prefixText) : NaN;
-  if (!(prefix >= 0 && prefix <= max)) {
-    throw new Error(`--deny-cidr ${JSON.stringify(value)}: prefix length must be between 0 and ${max}, inclusive`);
-  }
-  return `${address}/${prefix}`;
 }
