@@ -27,6 +27,7 @@ export {
   type TaintEffectOption,
 } from './desired-state.js';
 export { probeSourceOf, type ProbeSource, type ProbeSourceKind } from './probe-source.js';
+export { memberTrustOf, withMemberTrust, type MemberTrust } from './member-ca.js';
 export { fnv1a32, shardOf, ownsCluster, type Shard } from './shard.js';
 export { Informer, type InformerOptions, type InformerHandlers } from './informer.js';
 export { KubeClient, KubeApiError, RateLimiter, isStatus, type KubeApi, type WatchEvent } from './kube-client.js';

@@ -11,6 +11,8 @@ interface SecretObject {
 }
 
 export type CredentialsLookup = { ok: true; credentials: ProbeCredentials } | { ok: false; message: string };
+/** The Secret's caBundle as stored (base64 of PEM, the form of httpGet.caBundle); absent when the key is. */
+export type CaLookup = { ok: true; caBundle?: string } | { ok: false; message: string };
 
 export interface SecretStoreOptions {
   api: KubeApi;
@@ -87,6 +89,25 @@ export class SecretStore {
     const ca = secret.data?.caBundle;
     if (ca !== undefined && ca !== '') credentials.caBundlePem = Buffer.from(ca, 'base64').toString('utf8');
     return { ok: true, credentials };
+  }
+
+  /**
+   * The member's CA for a probe aimed at spec.apiEndpoint. Unlike credentials(), no token is needed; a missing Secret
+   * is an error (we cannot know whom to trust), a Secret without caBundle means the system roots, as the probe says.
+   */
+  async caBundle(namespace: string, name: string, waitMs: number): Promise<CaLookup> {
+    const where = `spec.secretRef: Secret "${namespace}/${name}"`;
+    const inf = this.informer(namespace);
+    if (!(await inf.waitForSync(waitMs)))
+      return { ok: false, message: `${where}: cannot be read yet (the Secret list has not completed)` };
+    const secret = inf.get(`${namespace}/${name}`);
+    if (secret === undefined)
+      return {
+        ok: false,
+        message: `${where} not found (it holds the CA of spec.apiEndpoint, which the probe targets)`,
+      };
+    const ca = secret.data?.caBundle;
+    return ca !== undefined && ca !== '' ? { ok: true, caBundle: ca } : { ok: true };
   }
 
   async stop(): Promise<void> {
