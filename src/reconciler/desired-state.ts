@@ -13,7 +13,9 @@ export const REASONS: Readonly<Record<ProbeOutcome, string>> = Object.freeze({
   failure: 'LivenessProbeFailed',
   error: 'LivenessProbeError',
 });
-const OUR_REASONS = new Set(Object.values(REASONS));
+/** Unknown: a probe that fails validation is never run, so it says nothing about the cluster. */
+export const INVALID_PROBE_REASON = 'InvalidLivenessProbe';
+const OUR_REASONS = new Set([...Object.values(REASONS), INVALID_PROBE_REASON]);
 const STATUS: Readonly<Record<ProbeOutcome, Condition['status']>> = {
   success: 'True',
   failure: 'False',
@@ -23,9 +25,13 @@ const STATUS: Readonly<Record<ProbeOutcome, Condition['status']>> = {
 /**
  * keep: no result yet, no opinion (a restart must not rewrite what is there). absent: the Cluster has no probe (or is
  * not ours to probe any more): our condition and taint go. state: the probe's current state and the message of the
- * result that made it so.
+ * result that made it so. invalid: the probe fails validation and is never run; the message lists the field errors.
  */
-export type Desired = { kind: 'keep' } | { kind: 'absent' } | { kind: 'state'; state: ProbeOutcome; message: string };
+export type Desired =
+  | { kind: 'keep' }
+  | { kind: 'absent' }
+  | { kind: 'state'; state: ProbeOutcome; message: string }
+  | { kind: 'invalid'; message: string };
 
 /** Kubernetes' RFC 3339 timestamps carry whole seconds. */
 export function rfc3339(ms: number): string {
@@ -41,11 +47,20 @@ export function stateFromConditions(conditions: readonly Condition[] | undefined
   return 'error';
 }
 
-export function conditionFor(state: ProbeOutcome, message: string, lastTransitionTime: string): Condition {
+/** The status and reason a desired state (other than keep and absent) is written with. */
+function verdictOf(desired: Extract<Desired, { message: string }>): { status: Condition['status']; reason: string } {
+  if (desired.kind === 'invalid') return { status: 'Unknown', reason: INVALID_PROBE_REASON };
+  return { status: STATUS[desired.state], reason: REASONS[desired.state] };
+}
+
+export function conditionFor(state: ProbeOutcome | 'invalid', message: string, lastTransitionTime: string): Condition {
+  const { status, reason } = verdictOf(
+    state === 'invalid' ? { kind: 'invalid', message } : { kind: 'state', state, message },
+  );
   return {
     type: HEALTHY_CONDITION,
-    status: STATUS[state],
-    reason: REASONS[state],
+    status,
+    reason,
     // The CRD bounds a message at 32768 characters.
     message: message.length > 4096 ? `${message.slice(0, 4093)}...` : message,
     lastTransitionTime,
@@ -77,23 +92,31 @@ export function planConditions(
     if (existing === undefined || !OUR_REASONS.has(existing.reason)) return undefined;
     return { conditions: list.filter((_, i) => i !== index) };
   }
-  const status = STATUS[desired.state];
-  const reason = REASONS[desired.state];
-  // Status and reason decide; a different message alone (a restart lost it) is not worth a write.
-  if (existing !== undefined && existing.status === status && existing.reason === reason) return undefined;
+  const { status, reason } = verdictOf(desired);
   const to = conditionFor(
-    desired.state,
+    desired.kind === 'invalid' ? 'invalid' : desired.state,
     desired.message,
     existing !== undefined && existing.status === status ? existing.lastTransitionTime : rfc3339(nowMs),
   );
+  if (existing !== undefined && existing.status === status && existing.reason === reason) {
+    // Status and reason decide; a different message alone (a restart lost it) is not worth a write. Except for an
+    // invalid probe: its message is computed from the object (the same after a restart) and tells the user what is
+    // left to fix, so an edit that changes the errors updates it, without an Event (no transition).
+    if (desired.kind !== 'invalid' || existing.message === to.message) return undefined;
+    return { conditions: list.map((c, i) => (i === index ? to : c)) };
+  }
   const conditions = index >= 0 ? list.map((c, i) => (i === index ? to : c)) : [...list, to];
   return { conditions, change: { ...(existing !== undefined ? { from: existing } : {}), to } };
 }
 
-/** Whether `desired` wants our taint on the Cluster. */
+/**
+ * Whether `desired` wants our taint on the Cluster; undefined: leave the taints alone. With effect `none` (condition-
+ * only mode) taints are never touched, not even a taint with our key: then it belongs to whoever taints from the
+ * condition (Karmada's ClusterTaintPolicy matches taints by key and effect), and removing it would fight them.
+ */
 export function wantsTaint(desired: Desired, effect: TaintEffectOption): boolean | undefined {
-  if (desired.kind === 'keep') return undefined;
-  return desired.kind === 'state' && desired.state === 'failure' && effect !== 'none';
+  if (desired.kind === 'keep' || effect === 'none') return undefined;
+  return desired.kind === 'state' && desired.state === 'failure';
 }
 
 /**
@@ -142,11 +165,13 @@ export function planCluster(
 export function eventFor(change: StatusChange): { type: 'Normal' | 'Warning'; reason: string; message: string } {
   const to = change.to;
   const verb =
-    to.status === 'True'
-      ? 'liveness probe succeeded'
-      : to.status === 'False'
-        ? 'liveness probe failed'
-        : 'liveness probe cannot run';
+    to.reason === INVALID_PROBE_REASON
+      ? 'liveness probe is invalid and is not run'
+      : to.status === 'True'
+        ? 'liveness probe succeeded'
+        : to.status === 'False'
+          ? 'liveness probe failed'
+          : 'liveness probe cannot run';
   return {
     type: to.status === 'True' ? 'Normal' : 'Warning',
     reason: to.reason,

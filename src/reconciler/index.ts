@@ -12,6 +12,7 @@ export { ClusterManager, type ManagerOptions } from './manager.js';
 export { ClusterWriter, CLUSTERS_PATH, FIELD_MANAGER, type WriteOutcome } from './cluster-writer.js';
 export {
   HEALTHY_CONDITION,
+  INVALID_PROBE_REASON,
   REASONS,
   TAINT_EFFECTS,
   conditionFor,
@@ -26,8 +27,9 @@ export {
   type StatusPlan,
   type TaintEffectOption,
 } from './desired-state.js';
-export { probeSourceOf, type ProbeSource, type ProbeSourceKind } from './probe-source.js';
+export { probeSourceOf, type ProbeSource, type ProbeSourceKind, type ProbeSourceOptions } from './probe-source.js';
 export { memberTrustOf, withMemberTrust, type MemberTrust } from './member-ca.js';
+export { invalidProbeMessage, describeFieldError, MAX_INVALID_MESSAGE } from './invalid-probe.js';
 export { fnv1a32, shardOf, ownsCluster, type Shard } from './shard.js';
 export { Informer, type InformerOptions, type InformerHandlers } from './informer.js';
 export { KubeClient, KubeApiError, RateLimiter, isStatus, type KubeApi, type WatchEvent } from './kube-client.js';

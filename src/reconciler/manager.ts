@@ -1,6 +1,7 @@
 // The manager owns the workers: one probe target per Cluster in the scheduler of src/probe (which owns thresholds and
 // timing), added, replaced when the probe changes, removed when the Cluster goes. Transitions and Cluster changes queue
 // a level-triggered reconcile: read desired (the worker's state) and current (the cache), write only the difference.
+// A probe that fails validation gets no worker at all; a probe aimed at the member's apiEndpoint gets the member's CA.
 import {
   ProbeScheduler,
   handlerOf,
@@ -14,6 +15,7 @@ import {
 } from '../probe/index.js';
 import type { Cluster } from '../schema/index.js';
 import { CLUSTERS_PATH, ClusterWriter, type WriteOutcome } from './cluster-writer.js';
+import { memberTrustOf, withMemberTrust, type MemberTrust } from './member-ca.js';
 import { stateFromConditions, type Desired, type TaintEffectOption } from './desired-state.js';
 import { Informer } from './informer.js';
 import type { KubeApi } from './kube-client.js';
@@ -56,11 +58,15 @@ interface Entry {
   source: ProbeSourceKind;
   /** What the worker was built from; a change replaces the worker. */
   fingerprint?: string;
-  configError?: string;
+  /** The probe fails validation (the bounded message of its field errors): never run, reported as such. */
+  invalid?: string;
   handler?: HandlerName;
   /** The message of the result behind the last transition. */
   message?: string;
 }
+
+/** How the engine names a caBundle it cannot use (`httpGet.caBundle: not valid base64`). */
+const ENGINE_CA_FIELD = 'httpGet.caBundle: ';
 
 /** Strips what the reconciler never reads (managedFields can be most of an object). */
 function slim(cluster: Cluster): Cluster {
@@ -169,7 +175,7 @@ export class ClusterManager {
 
   /** The worker state of a Cluster, for tests and debugging. */
   stateOf(name: string): WorkerState | undefined {
-    return this.entries.get(name)?.configError !== undefined ? 'error' : this.scheduler.stateOf(name);
+    return this.entries.get(name)?.invalid !== undefined ? 'error' : this.scheduler.stateOf(name);
   }
 
   start(): void {
@@ -191,6 +197,9 @@ export class ClusterManager {
     await this.secrets.stop();
     if (n > 0) this.options.metrics.workersStopped.inc({ reason: 'shutdown' }, n);
     this.options.metrics.workers.set(0);
+    // A replica that stopped (or lost the lease) reports nothing; the leader counts afresh.
+    this.entries.clear();
+    this.options.metrics.invalidProbes.reset();
     this.options.log.info({ workers: n }, 'workers stopped');
   }
 
@@ -210,11 +219,23 @@ export class ClusterManager {
     }
   }
 
+  /** Sets (or with undefined, drops) a Cluster's entry, keeping the invalid-probe gauge in step. */
+  private setEntry(name: string, entry: Entry | undefined): void {
+    const before = this.entries.get(name);
+    if (entry === undefined) this.entries.delete(name);
+    else this.entries.set(name, entry);
+    const was = before?.invalid !== undefined ? before.source : undefined;
+    const is = entry?.invalid !== undefined ? entry.source : undefined;
+    if (was === is) return;
+    if (was !== undefined) this.options.metrics.invalidProbes.dec({ source: was });
+    if (is !== undefined) this.options.metrics.invalidProbes.inc({ source: is });
+  }
+
   private deleted(cluster: Cluster): void {
     const name = cluster.metadata?.name ?? '';
     this.options.metrics.clusters.set(this.informer.size);
     this.stopWorker(name, 'deleted');
-    this.entries.delete(name);
+    this.setEntry(name, undefined);
     this.written.delete(name);
     this.queue.forget(name);
   }
@@ -225,39 +246,48 @@ export class ClusterManager {
     this.options.metrics.clusters.set(this.informer.size);
     if (!this.owns(cluster)) {
       this.stopWorker(name, 'not-owned');
-      this.entries.delete(name);
+      this.setEntry(name, undefined);
       return;
     }
-    const source = probeSourceOf(cluster);
+    const source = probeSourceOf(cluster, {
+      ...(this.options.denyList !== undefined ? { denyList: this.options.denyList } : {}),
+    });
     const entry = this.entries.get(name);
     if (source.kind === 'none') {
       this.stopWorker(name, 'probe-removed');
-      this.entries.set(name, { source: 'none' });
+      this.setEntry(name, { source: 'none' });
     } else if ('error' in source) {
-      const fingerprint = `error:${source.error}`;
+      const fingerprint = `invalid:${source.error}`;
       if (entry?.fingerprint !== fingerprint) {
         this.stopWorker(name, 'probe-invalid');
-        this.entries.set(name, { source: source.kind, fingerprint, configError: source.error, message: source.error });
-        this.options.log.warn({ cluster: name, source: source.kind, error: source.error }, 'probe cannot be built');
+        this.setEntry(name, { source: source.kind, fingerprint, invalid: source.error, message: source.error });
+        // The bounded message only: the field errors' values may hold what a user pasted.
+        this.options.log.warn(
+          { cluster: name, source: source.kind, errors: source.errors.length, error: source.error },
+          'probe is invalid; not run',
+        );
       }
     } else {
       const spec = cluster.spec ?? ({} as Cluster['spec']);
       const which = handlerOf(source.probe);
       const handler = which.ok ? which.name : undefined;
       const secretRef = handler === 'apiServer' ? spec.secretRef : undefined;
+      const trust = memberTrustOf(source.probe, spec);
       const fingerprint = JSON.stringify([
         source.probe,
         spec.apiEndpoint ?? null,
         spec.insecureSkipTLSVerification === true,
         secretRef ?? null,
+        trust,
       ]);
       if (entry?.fingerprint !== fingerprint) {
         const initial: WorkerState =
           this.scheduler.stateOf(name) ??
-          (entry?.configError !== undefined ? 'error' : stateFromConditions(cluster.status?.conditions));
+          (entry?.invalid !== undefined ? 'error' : stateFromConditions(cluster.status?.conditions));
         if (secretRef !== undefined) this.secrets.watchNamespace(secretRef.namespace);
-        this.scheduler.add(name, source.probe, this.runner(source.probe, spec, secretRef), { initial });
-        this.entries.set(name, {
+        if (trust.kind === 'secret') this.secrets.watchNamespace(trust.secretRef.namespace);
+        this.scheduler.add(name, source.probe, this.runner(source.probe, spec, secretRef, trust), { initial });
+        this.setEntry(name, {
           source: source.kind,
           fingerprint,
           ...(handler !== undefined ? { handler } : {}),
@@ -278,6 +308,7 @@ export class ClusterManager {
     probe: LivenessProbe,
     spec: Cluster['spec'],
     secretRef: { namespace: string; name: string } | undefined,
+    trust: MemberTrust,
   ): (signal: AbortSignal) => Promise<ProbeResult> {
     const base: ProbeContext = {
       ...(spec.apiEndpoint !== undefined ? { apiEndpoint: spec.apiEndpoint } : {}),
@@ -295,6 +326,22 @@ export class ClusterManager {
         if (!found.ok) return { result: 'error', message: found.message, durationMs: 0 };
         ctx.credentials = found.credentials;
       }
+      if (trust.kind === 'insecure') return runProbe(withMemberTrust(probe, { kind: 'insecure' }), ctx);
+      if (trust.kind === 'secret') {
+        // Read at every run too: a rotated member CA is trusted from the next run on.
+        const { namespace, name } = trust.secretRef;
+        const ca = await this.secrets.caBundle(namespace, name, waitMs);
+        if (!ca.ok) return { result: 'error', message: ca.message, durationMs: 0 };
+        if (ca.caBundle === undefined) return runProbe(probe, ctx);
+        const out = await runProbe(withMemberTrust(probe, { kind: 'ca', caBundle: ca.caBundle }), ctx);
+        // A bad bundle is the Secret's fault, not the probe's: name the Secret, not a field the user never wrote.
+        if (out.result === 'error' && out.message.startsWith(ENGINE_CA_FIELD))
+          return {
+            ...out,
+            message: `spec.secretRef: Secret "${namespace}/${name}" key caBundle: ${out.message.slice(ENGINE_CA_FIELD.length)}`,
+          };
+        return out;
+      }
       return runProbe(probe, ctx);
     };
   }
@@ -303,7 +350,7 @@ export class ClusterManager {
     const entry = this.entries.get(name);
     if (entry === undefined) return undefined;
     if (entry.source === 'none') return { kind: 'absent' };
-    if (entry.configError !== undefined) return { kind: 'state', state: 'error', message: entry.configError };
+    if (entry.invalid !== undefined) return { kind: 'invalid', message: entry.invalid };
     const state = this.scheduler.stateOf(name) ?? 'unknown';
     if (state === 'unknown') return { kind: 'keep' };
     return { kind: 'state', state, message: entry.message ?? `liveness probe state: ${state}` };

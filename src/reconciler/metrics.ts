@@ -12,6 +12,7 @@ export interface ReconcilerMetrics {
   writes: Counter<'kind' | 'outcome'>;
   watchRestarts: Counter<'resource' | 'reason'>;
   workers: Gauge;
+  invalidProbes: Gauge<'source'>;
   workersStopped: Counter<'reason'>;
   clusters: Gauge;
   leader: Gauge;
@@ -67,9 +68,15 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Recon
       help: 'Probe workers running (one per Cluster with a probe, in this shard).',
       registers,
     }),
+    invalidProbes: new Gauge({
+      name: 'cluster_probe_reconciler_invalid_probes',
+      help: 'Clusters whose probe fails validation and is therefore not run, by where the probe is (field, annotation, legacy).',
+      labelNames: ['source'],
+      registers,
+    }),
     workersStopped: new Counter({
       name: 'cluster_probe_reconciler_workers_stopped_total',
-      help: 'Probe workers stopped, by reason (deleted, probe-removed, not-owned, shutdown).',
+      help: 'Probe workers stopped, by reason (deleted, probe-removed, probe-invalid, not-owned, shutdown).',
       labelNames: ['reason'],
       registers,
     }),

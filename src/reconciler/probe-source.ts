@@ -1,57 +1,123 @@
 // Where a Cluster's probe comes from: spec.livenessProbe, else the cluster.karmada.io/liveness-probe annotation (JSON),
-// else the legacy cluster.karmada.io/health-checker annotation converted exactly as migration converts it.
-// Pure: no I/O. A probe that cannot be read is a configuration error, reported with the place it came from.
+// else the legacy cluster.karmada.io/health-checker annotation migrated in memory exactly as `migrate` migrates it.
+// Every probe is checked by the schema library with the deny list the engine connects with: on a stock Karmada no
+// admission runs for a Cluster, so what arrives here is unchecked. Pure: no I/O.
+import { DEFAULT_DENY_LIST } from '../probe/index.js';
 import {
-  convertLegacyAnnotation,
-  parseAnnotationJson,
+  API_VERSION,
+  KIND,
   LEGACY_ANNOTATION,
+  MigrationError,
   PROBE_ANNOTATION,
-  validateProbe,
+  errorBody,
+  migrateCluster,
+  validateCluster,
   type Cluster,
+  type FieldError,
   type LivenessProbe,
+  type ProbeLocation,
 } from '../schema/index.js';
+import { invalidProbeMessage } from './invalid-probe.js';
 
 export type ProbeSourceKind = 'field' | 'annotation' | 'legacy' | 'none';
 
 export type ProbeSource =
   | { kind: 'none' }
   | { kind: Exclude<ProbeSourceKind, 'none'>; probe: LivenessProbe }
-  | { kind: Exclude<ProbeSourceKind, 'none'>; error: string };
+  /** Invalid: never run. `error` is the bounded message (no secrets); `errors` the field errors themselves. */
+  | { kind: Exclude<ProbeSourceKind, 'none'>; error: string; errors: FieldError[] };
+
+export interface ProbeSourceOptions {
+  /** The CIDRs probes may never connect to (`--deny-cidr`); the engine's default list when omitted. */
+  denyList?: readonly string[];
+}
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Checks a probe read from an annotation as the webhook would have; field errors joined in the apiserver's words. */
-function checked(kind: 'annotation' | 'legacy', probe: unknown, base: string, apiEndpoint?: string): ProbeSource {
-  const result = validateProbe(probe, { base, ...(apiEndpoint !== undefined ? { apiEndpoint } : {}) });
-  if (!result.valid) return { kind, error: result.errors.map((e) => e.message).join('; ') };
-  return { kind, probe: probe as LivenessProbe };
+const LIVENESS_PROBE = 'spec.livenessProbe';
+const LEGACY_PATH = `metadata.annotations[${LEGACY_ANNOTATION}]`;
+
+/**
+ * What the probe depends on, and nothing else: a Cluster's other fields (zones, taints, resource models) are not the
+ * probe's business, and an error there must not stop it. The name and syncMode come along because the rules read
+ * them; errors about them are dropped below (the apiserver that stored the object has judged them).
+ */
+function projection(cluster: Cluster, probe: { field?: unknown; annotations?: Record<string, unknown> }): object {
+  const spec: Record<string, unknown> = isObject(cluster.spec) ? cluster.spec : {};
+  const keep: Record<string, unknown> = {};
+  for (const k of ['syncMode', 'apiEndpoint', 'secretRef', 'insecureSkipTLSVerification'])
+    if (spec[k] !== undefined) keep[k] = spec[k];
+  if (probe.field !== undefined) keep.livenessProbe = probe.field;
+  return {
+    apiVersion: API_VERSION,
+    kind: KIND,
+    metadata: {
+      name: cluster.metadata?.name,
+      ...(probe.annotations !== undefined ? { annotations: probe.annotations } : {}),
+    },
+    spec: keep,
+  };
 }
 
-export function probeSourceOf(cluster: Cluster): ProbeSource {
+/** Errors about the probe or what it reads from the Cluster (apiEndpoint, secretRef). */
+function aboutTheProbe(e: FieldError): boolean {
+  return (
+    e.field.startsWith(LIVENESS_PROBE) ||
+    e.field.startsWith('metadata.annotations[') ||
+    e.field.startsWith('spec.apiEndpoint') ||
+    e.field.startsWith('spec.secretRef')
+  );
+}
+
+function check(obj: object, location: ProbeLocation, denyList: readonly string[]): FieldError[] {
+  return validateCluster(obj, { probeLocation: location, denyHosts: denyList }).errors.filter(aboutTheProbe);
+}
+
+function invalid(kind: Exclude<ProbeSourceKind, 'none'>, errors: FieldError[]): ProbeSource {
+  return { kind, error: invalidProbeMessage(errors), errors };
+}
+
+/** An error about the migrated probe, named after the annotation the user wrote. */
+function asLegacy(e: FieldError): FieldError {
+  if (!e.field.startsWith(LIVENESS_PROBE)) return e;
+  const field = `${LEGACY_PATH} (migrated to ${e.field})`;
+  return { ...e, field, message: `${field}: ${errorBody(e)}` };
+}
+
+export function probeSourceOf(cluster: Cluster, options: ProbeSourceOptions = {}): ProbeSource {
+  const denyList = options.denyList ?? DEFAULT_DENY_LIST;
   const field = cluster.spec?.livenessProbe;
-  if (isObject(field)) return { kind: 'field', probe: field as LivenessProbe };
+  if (isObject(field)) {
+    const errors = check(projection(cluster, { field }), 'field', denyList);
+    return errors.length > 0 ? invalid('field', errors) : { kind: 'field', probe: field as LivenessProbe };
+  }
   const annotations = cluster.metadata?.annotations ?? {};
-  const apiEndpoint = cluster.spec?.apiEndpoint;
   const raw = annotations[PROBE_ANNOTATION];
   if (raw !== undefined) {
-    const read = parseAnnotationJson(raw, PROBE_ANNOTATION);
-    if (read.error !== undefined) return { kind: 'annotation', error: read.error.message };
-    const parsed = read.value;
-    if (!isObject(parsed))
-      return { kind: 'annotation', error: `metadata.annotations[${PROBE_ANNOTATION}]: must be a JSON object` };
-    return checked('annotation', parsed, `metadata.annotations[${PROBE_ANNOTATION}]`, apiEndpoint);
+    const errors = check(projection(cluster, { annotations: { [PROBE_ANNOTATION]: raw } }), 'annotation', denyList);
+    if (errors.length > 0) return invalid('annotation', errors);
+    return { kind: 'annotation', probe: JSON.parse(raw) as LivenessProbe };
   }
   const legacy = annotations[LEGACY_ANNOTATION];
   if (legacy !== undefined) {
-    const converted = convertLegacyAnnotation(legacy);
-    if (converted.probe === undefined || converted.errors.length > 0)
-      return {
-        kind: 'legacy',
-        error: converted.errors.map((e) => e.message).join('; ') || `${LEGACY_ANNOTATION}: cannot be converted`,
-      };
-    return { kind: 'legacy', probe: converted.probe };
+    let migrated: object;
+    try {
+      migrated = migrateCluster(projection(cluster, { annotations: { [LEGACY_ANNOTATION]: legacy } }), {
+        probeLocation: 'field',
+        computePatch: false,
+        denyHosts: denyList,
+      }).object as object;
+    } catch (err) {
+      if (!(err instanceof MigrationError)) throw err;
+      return invalid('legacy', err.errors.length > 0 ? err.errors : []);
+    }
+    const errors = check(migrated, 'field', denyList).map(asLegacy);
+    if (errors.length > 0) return invalid('legacy', errors);
+    const probe = (migrated as { spec: { livenessProbe?: unknown } }).spec.livenessProbe;
+    if (!isObject(probe)) return invalid('legacy', []);
+    return { kind: 'legacy', probe: probe as LivenessProbe };
   }
   return { kind: 'none' };
 }

@@ -15,6 +15,10 @@ const NOW = Date.parse('2026-03-01T12:00:00.456Z');
 const failed: Desired = { kind: 'state', state: 'failure', message: 'HTTP probe failed with statuscode: 500' };
 const succeeded: Desired = { kind: 'state', state: 'success', message: 'HTTP probe succeeded' };
 const errored: Desired = { kind: 'state', state: 'error', message: 'Secret "karmada-cluster/m1" not found' };
+const invalid: Desired = {
+  kind: 'invalid',
+  message: 'spec.livenessProbe.httpGet.port: Invalid value: 70000: must be between 1 and 65535, inclusive',
+};
 const ready: Condition = {
   type: 'Ready',
   status: 'True',
@@ -69,8 +73,37 @@ describe('reconciler desired state: Healthy condition', () => {
     expect(plan.conditions[0]).to.include({ status: 'Unknown', reason: 'LivenessProbeError' });
   });
 
+  it('sets Unknown/InvalidLivenessProbe for a probe that fails validation, with the transition to tell', () => {
+    const plan = planConditions([healthyTrue], invalid, NOW)!;
+    expect(plan.conditions[0]).to.deep.equal({
+      type: 'Healthy',
+      status: 'Unknown',
+      reason: 'InvalidLivenessProbe',
+      message: invalid.message,
+      lastTransitionTime: '2026-03-01T12:00:00Z',
+    });
+    expect(plan.change?.from).to.deep.equal(healthyTrue);
+    // From a configuration error at run time (same status, another reason): a transition too.
+    const fromError = planConditions(planConditions([], errored, NOW)!.conditions, invalid, NOW + 60_000)!;
+    expect(fromError.change?.to.reason).to.equal('InvalidLivenessProbe');
+    expect(fromError.conditions[0]!.lastTransitionTime).to.equal('2026-03-01T12:00:00Z');
+  });
+
+  it('writes nothing for an invalid probe already reported; a new list of errors updates the message without an Event', () => {
+    const first = planConditions([], invalid, NOW)!.conditions;
+    expect(planConditions(first, invalid, NOW + 60_000)).to.equal(undefined);
+    const edited = planConditions(first, { kind: 'invalid', message: 'spec.livenessProbe: Required value' }, NOW + 1)!;
+    expect(edited.change).to.equal(undefined);
+    expect(edited.conditions[0]).to.include({
+      message: 'spec.livenessProbe: Required value',
+      lastTransitionTime: '2026-03-01T12:00:00Z',
+    });
+  });
+
   it('removes only a Healthy condition it wrote when the probe is gone', () => {
     expect(planConditions([ready, healthyTrue], { kind: 'absent' }, NOW)?.conditions).to.deep.equal([ready]);
+    const wasInvalid = planConditions([ready], invalid, NOW)!.conditions;
+    expect(planConditions(wasInvalid, { kind: 'absent' }, NOW)?.conditions).to.deep.equal([ready]);
     const foreign = { ...healthyTrue, reason: 'SomeoneElse' };
     expect(planConditions([foreign], { kind: 'absent' }, NOW)).to.equal(undefined);
   });
@@ -117,8 +150,23 @@ describe('reconciler desired state: taint', () => {
     expect(planTaints([ours], errored, 'NoSchedule', NOW)).to.deep.equal([]);
   });
 
-  it('taints nothing with --taint-effect none', () => {
+  it('taints nothing for an invalid probe, and lifts our taint (Unknown is not a verdict)', () => {
+    expect(planTaints([maintenance], invalid, 'NoSchedule', NOW)).to.equal(undefined);
+    expect(planTaints([maintenance, ours], invalid, 'NoSchedule', NOW)).to.deep.equal([maintenance]);
+  });
+
+  it('never reads or writes taints with --taint-effect none (condition-only, for a ClusterTaintPolicy)', () => {
     expect(planTaints([maintenance], failed, 'none', NOW)).to.equal(undefined);
+    // A taint with our key belongs to whoever manages taints in this mode (e.g. Karmada's ClusterTaintPolicy).
+    for (const d of [failed, succeeded, errored, invalid, { kind: 'absent' } as Desired])
+      expect(planTaints([maintenance, ours], d, 'none', NOW), JSON.stringify(d)).to.equal(undefined);
+    const cluster: Cluster = {
+      metadata: { name: 'm1' },
+      spec: { syncMode: 'Push', taints: [ours] },
+      status: { conditions: [healthyTrue] },
+    };
+    expect(planCluster(cluster, failed, 'none', NOW).taints).to.equal(undefined);
+    expect(planCluster(cluster, failed, 'none', NOW).status?.change?.to.status).to.equal('False');
   });
 
   it('never touches taints while there is no result', () => {
@@ -144,6 +192,9 @@ describe('reconciler desired state: resuming and telling', () => {
     expect(stateFromConditions([{ ...healthyTrue, status: 'Unknown', reason: 'LivenessProbeError' }])).to.equal(
       'error',
     );
+    expect(stateFromConditions([{ ...healthyTrue, status: 'Unknown', reason: 'InvalidLivenessProbe' }])).to.equal(
+      'error',
+    );
     expect(stateFromConditions([ready])).to.equal('unknown');
     expect(stateFromConditions([{ ...healthyTrue, reason: 'SomeoneElse' }])).to.equal('unknown');
   });
@@ -157,5 +208,13 @@ describe('reconciler desired state: resuming and telling', () => {
     });
     const up = planConditions(planConditions([healthyTrue], failed, NOW)!.conditions, succeeded, NOW)!.change!;
     expect(eventFor(up).type).to.equal('Normal');
+  });
+
+  it('tells an invalid probe as a Warning InvalidLivenessProbe with the field errors', () => {
+    expect(eventFor(planConditions([healthyTrue], invalid, NOW)!.change!)).to.deep.equal({
+      type: 'Warning',
+      reason: 'InvalidLivenessProbe',
+      message: `liveness probe is invalid and is not run: ${invalid.message}`,
+    });
   });
 });

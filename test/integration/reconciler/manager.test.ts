@@ -1,0 +1,350 @@
+// The manager end to end against an in-memory apiserver and real probe targets on 127.0.0.1: an invalid probe is never
+// run and is reported once (Unknown/InvalidLivenessProbe, a Warning Event, a metric, our taint lifted); a probe aimed at
+// the member's own apiEndpoint trusts the CA in the Cluster's secretRef Secret, and no other host gets that trust;
+// with --taint-effect none only the condition is written.
+import http from 'node:http';
+import https from 'node:https';
+import { expect } from 'chai';
+import { ClusterManager, createMetrics, type ReconcilerMetrics } from '../../../src/reconciler/index.js';
+import type { Cluster, Condition, Taint } from '../../../src/schema/index.js';
+import { b64, testPki, type TestPki } from '../probe/certs.js';
+import { close, listen } from '../probe/servers.js';
+import { FakeKube } from './fake-kube.js';
+
+const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
+const UNHEALTHY = 'cluster.karmada.io/unhealthy';
+const maintenance: Taint = { key: 'example.com/maintenance', value: 'planned', effect: 'NoSchedule' };
+const ours: Taint = { key: UNHEALTHY, effect: 'NoSchedule', timeAdded: '2026-01-01T00:00:00Z' };
+const wasHealthy: Condition = {
+  type: 'Healthy',
+  status: 'True',
+  reason: 'LivenessProbeSucceeded',
+  message: 'HTTP probe succeeded with statuscode: 200',
+  lastTransitionTime: '2026-01-01T00:00:00Z',
+};
+
+async function until<T>(what: string, get: () => T | undefined, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = get();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const healthy = (c: Cluster | undefined): Condition | undefined =>
+  c?.status?.conditions?.find((x) => x.type === 'Healthy');
+
+function cluster(name: string, spec: Partial<Cluster['spec']>, annotations?: Record<string, string>): Cluster {
+  return {
+    apiVersion: 'cluster.karmada.io/v1alpha1',
+    kind: 'Cluster',
+    metadata: { name, ...(annotations !== undefined ? { annotations } : {}) },
+    spec: { syncMode: 'Push', apiEndpoint: 'https://127.0.0.1:6443', ...spec },
+  };
+}
+
+async function metric(metrics: ReconcilerMetrics, name: string, labels: string): Promise<number | undefined> {
+  const text = await metrics.registry.metrics();
+  const line = text.split('\n').find((l) => l.startsWith(`${name}{${labels}}`) || l === `${name} ${labels}`);
+  return line === undefined ? undefined : Number(line.split(' ').pop());
+}
+
+describe('reconciler manager (in-memory apiserver, real probe targets)', function () {
+  this.timeout(30_000);
+  let kube: FakeKube;
+  let metrics: ReconcilerMetrics;
+  let manager: ClusterManager | undefined;
+  const servers: (http.Server | https.Server)[] = [];
+  let hits = 0;
+  let status = 200;
+  let httpPort = 0;
+
+  const start = async (taintEffect: 'NoSchedule' | 'none' = 'NoSchedule'): Promise<ClusterManager> => {
+    manager = new ClusterManager({
+      api: kube,
+      taintEffect,
+      metrics,
+      log: quiet,
+      identity: 'test',
+      random: () => 0,
+      credentialsWaitMs: 2_000,
+    });
+    manager.start();
+    await until('the Clusters listed', () => (manager!.ready ? true : undefined));
+    return manager;
+  };
+
+  before(async () => {
+    const plain = http.createServer((_req, res) => {
+      hits++;
+      res.writeHead(status);
+      res.end();
+    });
+    httpPort = await listen(plain);
+    servers.push(plain);
+  });
+
+  beforeEach(() => {
+    kube = new FakeKube();
+    metrics = createMetrics();
+    hits = 0;
+    status = 200;
+  });
+
+  afterEach(async () => {
+    await manager?.stop();
+    manager = undefined;
+  });
+
+  after(async () => {
+    for (const s of servers) await close(s);
+  });
+
+  describe('invalid probes', () => {
+    it('never runs an invalid probe; reports it once as Unknown/InvalidLivenessProbe with an Event and a metric, and lifts our taint', async () => {
+      kube.putCluster({
+        ...cluster('m-bad', {
+          taints: [maintenance, ours],
+          livenessProbe: { httpGet: { host: '127.0.0.1', port: httpPort, path: 'healthz' }, periodSeconds: 1 },
+        }),
+        status: { conditions: [wasHealthy] },
+      });
+      await start();
+      const c = await until('InvalidLivenessProbe', () => {
+        const x = kube.cluster('m-bad');
+        return healthy(x)?.reason === 'InvalidLivenessProbe' && x!.spec.taints?.length === 1 ? x : undefined;
+      });
+      expect(healthy(c)).to.include({
+        status: 'Unknown',
+        message: 'spec.livenessProbe.httpGet.path: Invalid value: "healthz": must start with \'/\'',
+      });
+      expect(c.spec.taints).to.deep.equal([maintenance]);
+      expect(kube.events).to.have.length(1);
+      expect(kube.events[0]).to.include({
+        type: 'Warning',
+        reason: 'InvalidLivenessProbe',
+        message:
+          'liveness probe is invalid and is not run: spec.livenessProbe.httpGet.path: Invalid value: "healthz": must start with \'/\'',
+      });
+      expect(await metric(metrics, 'cluster_probe_reconciler_invalid_probes', 'source="field"')).to.equal(1);
+      expect(manager!.stateOf('m-bad')).to.equal('error');
+
+      // Steady state: more periods, a change elsewhere in the Cluster, a resync: no probe, no write, no Event.
+      const writes = kube.writes.length;
+      kube.putCluster({ ...kube.cluster('m-bad')!, metadata: { name: 'm-bad', labels: { team: 'a' } } });
+      await sleep(1_500);
+      await manager!.idle();
+      expect(hits).to.equal(0);
+      expect(kube.writes.length).to.equal(writes);
+      expect(kube.events).to.have.length(1);
+
+      // Fixed: the probe runs, the condition and the metric follow.
+      const fixed = kube.cluster('m-bad')!;
+      fixed.spec.livenessProbe = { httpGet: { host: '127.0.0.1', port: httpPort, path: '/healthz' }, periodSeconds: 1 };
+      kube.putCluster(fixed);
+      await until('Healthy=True', () => (healthy(kube.cluster('m-bad'))?.status === 'True' ? true : undefined));
+      expect(hits).to.be.greaterThan(0);
+      expect(await metric(metrics, 'cluster_probe_reconciler_invalid_probes', 'source="field"')).to.equal(0);
+    });
+
+    it('checks the probe annotation and the migrated legacy annotation, with the deny list it connects with', async () => {
+      kube.putCluster(cluster('m-ann', {}, { 'cluster.karmada.io/liveness-probe': '{"tcpSocket":{"port":70000}}' }));
+      kube.putCluster(
+        cluster('m-legacy', {}, { 'cluster.karmada.io/health-checker': '{"url":"http://169.254.169.254/latest"}' }),
+      );
+      await start();
+      const ann = await until('annotation invalid', () => healthy(kube.cluster('m-ann')));
+      expect(ann).to.include({
+        status: 'Unknown',
+        reason: 'InvalidLivenessProbe',
+        message:
+          'metadata.annotations[cluster.karmada.io/liveness-probe].tcpSocket.port: Invalid value: 70000: must be between 1 and 65535, inclusive',
+      });
+      const legacy = await until('legacy invalid', () => healthy(kube.cluster('m-legacy')));
+      expect(legacy.reason).to.equal('InvalidLivenessProbe');
+      expect(legacy.message).to.match(
+        /^metadata\.annotations\[cluster\.karmada\.io\/health-checker\]\S*( \(migrated to \S+\))?: Forbidden: 169\.254\.169\.254 .*denied/,
+      );
+      expect(await metric(metrics, 'cluster_probe_reconciler_invalid_probes', 'source="annotation"')).to.equal(1);
+      expect(await metric(metrics, 'cluster_probe_reconciler_invalid_probes', 'source="legacy"')).to.equal(1);
+      kube.putCluster(cluster('m-ann', {}, {}));
+      await until('condition removed', () => (healthy(kube.cluster('m-ann')) === undefined ? true : undefined));
+      expect(await metric(metrics, 'cluster_probe_reconciler_invalid_probes', 'source="annotation"')).to.equal(0);
+    });
+  });
+
+  describe("the member's CA from spec.secretRef", () => {
+    let pki: TestPki;
+    let memberPort = 0;
+    let otherPort = 0;
+
+    before(async () => {
+      pki = await testPki();
+      const ok = (_req: http.IncomingMessage, res: http.ServerResponse): void => {
+        res.writeHead(200);
+        res.end('ok');
+      };
+      const member = https.createServer({ key: pki.server.key, cert: pki.server.cert }, ok);
+      const other = https.createServer({ key: pki.server.key, cert: pki.server.cert }, ok);
+      memberPort = await listen(member);
+      otherPort = await listen(other);
+      servers.push(member, other);
+    });
+
+    const secret = (withCa = true): Record<string, string> => ({
+      token: b64('not-a-real-token'),
+      ...(withCa ? { caBundle: b64(pki.caPem) } : {}),
+    });
+
+    it('trusts the CA of the secretRef Secret for a legacy url aimed at spec.apiEndpoint', async () => {
+      kube.putSecret('karmada-cluster', 'm-ca', secret());
+      kube.putCluster(
+        cluster(
+          'm-ca',
+          {
+            apiEndpoint: `https://127.0.0.1:${memberPort}`,
+            secretRef: { namespace: 'karmada-cluster', name: 'm-ca' },
+          },
+          { 'cluster.karmada.io/health-checker': JSON.stringify({ url: `https://127.0.0.1:${memberPort}/readyz` }) },
+        ),
+      );
+      await start();
+      const c = await until('Healthy', () => healthy(kube.cluster('m-ca')));
+      expect(c).to.include({ status: 'True', reason: 'LivenessProbeSucceeded' });
+      expect(kube.cluster('m-ca')!.spec.taints ?? []).to.deep.equal([]);
+    });
+
+    it('trusts it for a field probe with the host omitted too (the host of spec.apiEndpoint)', async () => {
+      kube.putSecret('karmada-cluster', 'm-ca2', secret());
+      kube.putCluster(
+        cluster('m-ca2', {
+          apiEndpoint: `https://127.0.0.1:${memberPort}/`,
+          secretRef: { namespace: 'karmada-cluster', name: 'm-ca2' },
+          livenessProbe: { httpGet: { scheme: 'HTTPS', port: memberPort, path: '/readyz' }, periodSeconds: 1 },
+        }),
+      );
+      await start();
+      expect(await until('Healthy', () => healthy(kube.cluster('m-ca2')))).to.include({ status: 'True' });
+    });
+
+    it('never sends that trust to another host:port: a probe elsewhere fails as before', async () => {
+      kube.putSecret('karmada-cluster', 'm-other', secret());
+      kube.putCluster(
+        cluster('m-other', {
+          apiEndpoint: `https://127.0.0.1:${memberPort}`,
+          secretRef: { namespace: 'karmada-cluster', name: 'm-other' },
+          // Same host, the other port: a server with a certificate from the very same CA.
+          livenessProbe: {
+            httpGet: { scheme: 'HTTPS', host: '127.0.0.1', port: otherPort, path: '/readyz' },
+            periodSeconds: 1,
+            failureThreshold: 1,
+          },
+        }),
+      );
+      await start();
+      const c = await until('Healthy', () => healthy(kube.cluster('m-other')));
+      expect(c.status).to.equal('False');
+      expect(c.message).to.include('x509: certificate signed by unknown authority');
+    });
+
+    it("keeps the probe's own caBundle when it has one", async () => {
+      kube.putSecret('karmada-cluster', 'm-own', secret());
+      kube.putCluster(
+        cluster('m-own', {
+          apiEndpoint: `https://127.0.0.1:${memberPort}`,
+          secretRef: { namespace: 'karmada-cluster', name: 'm-own' },
+          livenessProbe: {
+            httpGet: { scheme: 'HTTPS', port: memberPort, path: '/readyz', caBundle: b64(pki.otherCaPem) },
+            periodSeconds: 1,
+            failureThreshold: 1,
+          },
+        }),
+      );
+      await start();
+      const c = await until('Healthy', () => healthy(kube.cluster('m-own')), 8_000);
+      expect(c.status).to.equal('False');
+      expect(c.message).to.include('certificate signed by unknown authority');
+    });
+
+    it('honours spec.insecureSkipTLSVerification as Karmada does for that endpoint', async () => {
+      kube.putSecret('karmada-cluster', 'm-insecure', secret(false));
+      kube.putCluster(
+        cluster(
+          'm-insecure',
+          {
+            apiEndpoint: `https://127.0.0.1:${memberPort}`,
+            insecureSkipTLSVerification: true,
+            secretRef: { namespace: 'karmada-cluster', name: 'm-insecure' },
+          },
+          { 'cluster.karmada.io/health-checker': JSON.stringify({ url: `https://127.0.0.1:${memberPort}/readyz` }) },
+        ),
+      );
+      await start();
+      expect(await until('Healthy', () => healthy(kube.cluster('m-insecure')))).to.include({ status: 'True' });
+    });
+
+    it('reports a missing Secret as Unknown/LivenessProbeError (no taint), and uses the Secret once it appears', async () => {
+      kube.putCluster(
+        cluster('m-later', {
+          apiEndpoint: `https://127.0.0.1:${memberPort}`,
+          secretRef: { namespace: 'karmada-cluster', name: 'm-later' },
+          livenessProbe: { httpGet: { scheme: 'HTTPS', port: memberPort, path: '/readyz' }, periodSeconds: 1 },
+        }),
+      );
+      await start();
+      const c = await until('Healthy', () => healthy(kube.cluster('m-later')));
+      expect(c).to.include({ status: 'Unknown', reason: 'LivenessProbeError' });
+      expect(c.message).to.equal(
+        'spec.secretRef: Secret "karmada-cluster/m-later" not found (it holds the CA of spec.apiEndpoint, which the probe targets)',
+      );
+      expect(kube.cluster('m-later')!.spec.taints ?? []).to.deep.equal([]);
+      kube.putSecret('karmada-cluster', 'm-later', secret());
+      await until('Healthy=True', () => (healthy(kube.cluster('m-later'))?.status === 'True' ? true : undefined));
+    });
+
+    it('names the Secret when its caBundle is not a CA bundle', async () => {
+      kube.putSecret('karmada-cluster', 'm-badca', { caBundle: b64('not a certificate') });
+      kube.putCluster(
+        cluster(
+          'm-badca',
+          {
+            apiEndpoint: `https://127.0.0.1:${memberPort}`,
+            secretRef: { namespace: 'karmada-cluster', name: 'm-badca' },
+          },
+          { 'cluster.karmada.io/health-checker': JSON.stringify({ url: `https://127.0.0.1:${memberPort}/readyz` }) },
+        ),
+      );
+      await start();
+      const c = await until('Healthy', () => healthy(kube.cluster('m-badca')), 8_000);
+      expect(c).to.include({ status: 'Unknown', reason: 'LivenessProbeError' });
+      expect(c.message).to.match(/^spec\.secretRef: Secret "karmada-cluster\/m-badca" key caBundle: /);
+    });
+  });
+
+  describe('condition-only mode (--taint-effect none)', () => {
+    it('writes Healthy=False and leaves every taint, ours included, to whoever manages them', async () => {
+      status = 500;
+      kube.putCluster(
+        cluster('m-cond', {
+          taints: [maintenance, ours],
+          livenessProbe: {
+            httpGet: { host: '127.0.0.1', port: httpPort, path: '/healthz' },
+            periodSeconds: 1,
+            failureThreshold: 1,
+          },
+        }),
+      );
+      await start('none');
+      const c = await until('Healthy', () => healthy(kube.cluster('m-cond')));
+      expect(c).to.include({ status: 'False', reason: 'LivenessProbeFailed' });
+      status = 200;
+      await until('Healthy=True', () => (healthy(kube.cluster('m-cond'))?.status === 'True' ? true : undefined));
+      await manager!.idle();
+      expect(kube.cluster('m-cond')!.spec.taints).to.deep.equal([maintenance, ours]);
+      expect(kube.writes.filter((w) => w.startsWith('taints'))).to.deep.equal([]);
+    });
+  });
+});
