@@ -58,6 +58,44 @@ function seconds(min: number, max: number) {
   };
 }
 
+/**
+ * --taint-effect: a taint effect, or None for condition-only mode (any case: `None` reads like the Kubernetes effects
+ * beside it, `none` is what earlier releases documented).
+ */
+export function parseTaintEffect(value: string): TaintEffectOption {
+  if (value.toLowerCase() === 'none') return 'none';
+  const effect = TAINT_EFFECTS.find((e) => e === value);
+  if (effect === undefined)
+    throw new InvalidArgumentError(`must be NoSchedule, NoExecute or None (condition-only), not "${value}"`);
+  return effect;
+}
+
+const EXAMPLES = `
+Which apiserver:
+  --kubeconfig names the apiserver that serves the Cluster objects. On Karmada that is karmada-apiserver, not the
+  host cluster the reconciler runs in: mount karmada-apiserver's kubeconfig from a Secret mounted into the Pod (as
+  Karmada's own components do, e.g. the Secret karmada-kubeconfig) and pass its path. Without --kubeconfig: the
+  KUBECONFIG variable, then ~/.kube/config, then in-cluster config (the Pod's ServiceAccount, right only where the
+  Clusters live in the Pod's own cluster). The identity needs clusters get/list/watch/patch, clusters/status patch,
+  secrets get/list/watch, events create/patch and (with --leader-elect) leases there.
+
+Condition-only mode (--taint-effect None):
+  Only the Healthy condition (and its Events) is written; spec.taints is never read or written, not even a
+  cluster.karmada.io/unhealthy taint: Karmada's ClusterTaintPolicy (Karmada 1.14+) then turns Healthy=False into a
+  taint and removes it on Healthy=True. Switching an installation to None leaves any taint it added earlier in place
+  (a ClusterTaintPolicy for the same key and effect takes it over).
+
+Examples:
+  # On Karmada, in the host cluster, karmada-apiserver's kubeconfig mounted from a Secret
+  cluster-probe reconcile --kubeconfig /etc/karmada/config/karmada.config --leader-elect --metrics-host 0.0.0.0
+
+  # Condition only: a ClusterTaintPolicy owns the taint
+  cluster-probe reconcile --kubeconfig /etc/karmada/config/karmada.config --taint-effect None
+
+  # Pull mode: an agent inside the member for its one Cluster
+  cluster-probe reconcile --kubeconfig /etc/karmada/config/karmada.config --cluster-name member1
+`;
+
 function createLogger(level: string): Logger {
   return pino({
     level,
@@ -168,11 +206,14 @@ export function register(program: Command): void {
     )
     .option(
       '--kubeconfig <path>',
-      'kubeconfig of the Karmada control plane (default: KUBECONFIG, ~/.kube/config, in-cluster)',
+      "kubeconfig of the apiserver serving the Clusters: on Karmada, karmada-apiserver's (a Secret mounted into the Pod); default: KUBECONFIG, ~/.kube/config, then in-cluster config",
     )
     .addOption(
-      new Option('--taint-effect <effect>', 'effect of the taint on an unhealthy Cluster; none taints nothing')
-        .choices([...TAINT_EFFECTS])
+      new Option(
+        '--taint-effect <effect>',
+        'NoSchedule or NoExecute: the effect of the cluster.karmada.io/unhealthy taint on a failing Cluster; None: condition-only, taints never touched (for a Karmada ClusterTaintPolicy)',
+      )
+        .argParser(parseTaintEffect)
         .default('NoSchedule'),
     )
     .option('--leader-elect', 'elect one active replica through a coordination.k8s.io Lease', false)
@@ -217,6 +258,7 @@ export function register(program: Command): void {
     .addOption(
       new Option('--log-level <level>', 'log level').choices(['debug', 'info', 'warn', 'error']).default('info'),
     )
+    .addHelpText('after', EXAMPLES)
     .action(async (flags: ReconcileFlags) => {
       try {
         await runReconcile(flags);
