@@ -3,14 +3,22 @@
 // kube-apiservers joined as Push Clusters whose Nodes' Ready condition the tests flip. The member whose nodes are all
 // NotReady stays Ready for Karmada (its /readyz answers OK); our reconciler marks it, and karmada-scheduler obeys.
 import { expect } from 'chai';
+import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient, type KubeApi } from '../../src/reconciler/index.js';
 import type { Cluster } from '../../src/schema/index.js';
 import { startKarmada, type KarmadaControlPlane } from '../../src/dev/karmada.js';
-import { sleep, startReconciler, waitFor, type ReconcilerProcess } from './support/reconciler-env.js';
+import { WebhookProcess, type CliInvocation } from '../../src/dev/webhook-process.js';
+import { parseMetric, sleep, startReconciler, waitFor, type ReconcilerProcess } from './support/reconciler-env.js';
 
 const CLUSTERS = '/apis/cluster.karmada.io/v1alpha1/clusters';
 const PROBE_ANNOTATION = 'cluster.karmada.io/liveness-probe';
+const LEGACY_ANNOTATION = 'cluster.karmada.io/health-checker';
+// The CLI from source, as `npx tsx src/cli/bin.ts` runs it.
+const CLI: CliInvocation = {
+  command: process.execPath,
+  args: ['--import', 'tsx', fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url))],
+};
 const TAINT = 'cluster.karmada.io/unhealthy';
 const PERIOD_S = 2;
 const FAILURE_THRESHOLD = 2;
@@ -201,5 +209,127 @@ describe('Karmada v1.18.2 control plane (e2e)', function () {
     ]);
     const c = (await getCluster('member2')) as Cluster & { spec: Record<string, unknown> };
     expect(c.spec.livenessProbe, `patch said: ${patched.stdout}${patched.stderr}`).to.equal(undefined);
+  });
+});
+
+/** A Cluster joined like the members but never probed by Karmada's tests: a second name for member1's endpoint. */
+function extraCluster(karmada: KarmadaControlPlane, name: string, annotations: Record<string, string>): string {
+  const member = karmada.members[0]!;
+  return JSON.stringify({
+    apiVersion: 'cluster.karmada.io/v1alpha1',
+    kind: 'Cluster',
+    metadata: { name, annotations },
+    spec: {
+      syncMode: 'Push',
+      apiEndpoint: member.controlPlane.url,
+      secretRef: { namespace: 'karmada-cluster', name: member.name },
+    },
+  });
+}
+
+const BAD_PORT = JSON.stringify({ httpGet: { host: '127.0.0.1', port: 70000, path: '/healthz' } });
+const LEGACY = JSON.stringify({ url: 'https://127.0.0.1:6443/readyz' });
+
+/** Our webhook registered on karmada-apiserver exactly as docs/webhook.md said (manifests --url, --only webhooks). */
+async function startWebhook(karmada: KarmadaControlPlane): Promise<WebhookProcess> {
+  const webhook = await WebhookProcess.create({
+    cli: CLI,
+    dir: karmada.host.dir,
+    serveArgs: ['--probe-location', 'annotation'],
+    onStart: (group) => karmada.host.adopt(group),
+  });
+  await webhook.start();
+  await karmada.host.registerWebhooks(await webhook.manifests());
+  return webhook;
+}
+
+async function webhookRequests(webhook: WebhookProcess): Promise<number> {
+  const res = await fetch(`${webhook.url}/metrics`).catch(() => undefined);
+  if (res === undefined) return Number.NaN;
+  return parseMetric(await res.text(), 'cluster_probe_webhook_requests_total');
+}
+
+describe('stock Karmada: no admission for Cluster writes (e2e)', function () {
+  this.timeout(600_000);
+  let karmada: KarmadaControlPlane | undefined;
+  let webhook: WebhookProcess | undefined;
+
+  before(async function () {
+    karmada = await startKarmada({ members: 1, nodesPerMember: 1, name: 'karmada-stock' });
+    webhook = await startWebhook(karmada);
+  });
+  after(async function () {
+    await karmada?.stop();
+  });
+
+  it('stores a probe with port 70000 and a legacy annotation unchanged: the webhook is never called', async function () {
+    const bad = await karmada!.kubectl(['apply', '-f', '-'], {
+      input: extraCluster(karmada!, 'bad-port', { [PROBE_ANNOTATION]: BAD_PORT }),
+    });
+    expect(bad.code, bad.stderr).to.equal(0);
+    const legacy = await karmada!.kubectl(['apply', '-f', '-'], {
+      input: extraCluster(karmada!, 'legacy', { [LEGACY_ANNOTATION]: LEGACY }),
+    });
+    expect(legacy.code, legacy.stderr).to.equal(0);
+    const stored = JSON.parse((await karmada!.kubectl(['get', 'cluster', 'legacy', '-o', 'json'])).stdout) as Cluster;
+    expect(stored.metadata?.annotations?.[LEGACY_ANNOTATION]).to.equal(LEGACY);
+    expect(stored.metadata?.annotations?.[PROBE_ANNOTATION]).to.equal(undefined);
+    // The webhook answers the apiserver for what karmada-apiserver serves itself, never for a Cluster.
+    const text = await (await fetch(`${webhook!.url}/metrics`)).text();
+    expect(parseMetric(text, 'cluster_probe_webhook_requests_total')).to.equal(0);
+  });
+});
+
+describe('Karmada with the admission patch (e2e)', function () {
+  this.timeout(600_000);
+  let karmada: KarmadaControlPlane | undefined;
+  let webhook: WebhookProcess | undefined;
+
+  before(async function () {
+    karmada = await startKarmada({ members: 1, nodesPerMember: 1, admission: true, name: 'karmada-admission' });
+    webhook = await startWebhook(karmada);
+    // The aggregated apiserver's webhook informer needs a moment to see the new configurations.
+    await waitFor('the webhook to be called for a Cluster write', 60_000, async () => {
+      await karmada!.kubectl(['apply', '--dry-run=server', '-f', '-'], {
+        input: extraCluster(karmada!, 'probe-admission', {}),
+      });
+      return (await webhookRequests(webhook!)) > 0;
+    });
+  });
+  after(async function () {
+    await karmada?.stop();
+  });
+
+  it("denies a probe with port 70000 in the apiserver's words", async function () {
+    const out = await karmada!.kubectl(['apply', '-f', '-'], {
+      input: extraCluster(karmada!, 'bad-port', { [PROBE_ANNOTATION]: BAD_PORT }),
+    });
+    expect(out.code).to.equal(1);
+    expect(out.stderr).to.include('The Cluster "bad-port" is invalid');
+    expect(out.stderr).to.include('httpGet.port: Invalid value: 70000: must be between 1 and 65535, inclusive');
+    const got = await karmada!.kubectl(['get', 'cluster', 'bad-port']);
+    expect(got.code).to.not.equal(0);
+  });
+
+  it('migrates the legacy annotation into the probe annotation, with a warning', async function () {
+    const out = await karmada!.kubectl(['apply', '-f', '-'], {
+      input: extraCluster(karmada!, 'legacy', { [LEGACY_ANNOTATION]: LEGACY }),
+    });
+    expect(out.code, out.stderr).to.equal(0);
+    expect(out.stderr).to.match(/Warning: .*health-checker/);
+    const stored = JSON.parse((await karmada!.kubectl(['get', 'cluster', 'legacy', '-o', 'json'])).stdout) as Cluster;
+    expect(stored.metadata?.annotations?.[LEGACY_ANNOTATION]).to.equal(undefined);
+    const migrated = JSON.parse(stored.metadata?.annotations?.[PROBE_ANNOTATION] ?? '{}') as Record<string, unknown>;
+    expect(migrated.httpGet).to.be.an('object');
+  });
+
+  it('fills in the timing defaults of a probe that omits them', async function () {
+    const out = await karmada!.kubectl(['apply', '-f', '-'], {
+      input: extraCluster(karmada!, 'defaults', { [PROBE_ANNOTATION]: JSON.stringify({ tcpSocket: { port: 6443 } }) }),
+    });
+    expect(out.code, out.stderr).to.equal(0);
+    const stored = JSON.parse((await karmada!.kubectl(['get', 'cluster', 'defaults', '-o', 'json'])).stdout) as Cluster;
+    const probe = JSON.parse(stored.metadata?.annotations?.[PROBE_ANNOTATION] ?? '{}') as Record<string, unknown>;
+    expect(probe).to.include({ periodSeconds: 10, timeoutSeconds: 1, failureThreshold: 3, successThreshold: 1 });
   });
 });
