@@ -32,7 +32,13 @@ export function expandPaths(paths: readonly string[]): string[] {
       );
     }
     if (st.isDirectory()) {
-      const children = readdirSync(p, { withFileTypes: true })
+      let entries;
+      try {
+        entries = readdirSync(p, { withFileTypes: true });
+      } catch (err) {
+        throw new InputError(`${p}: cannot read the directory: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      const children = entries
         .filter((d) => d.isDirectory() || EXTENSIONS.has(extname(d.name)))
         .map((d) => join(p, d.name))
         .sort();

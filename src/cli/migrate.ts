@@ -1,48 +1,81 @@
 // `cluster-probe migrate`: moves the legacy health-checker annotation (and a probe in the other location) into the
-// probe location, editing the YAML in place of its nodes so that comments, key order and other documents are kept.
-// Exit 0 done (or nothing to do), 1 some Cluster cannot be migrated (its file is left untouched), 2 unreadable input.
-import { renameSync, writeFileSync } from 'node:fs';
+// probe location, in every Cluster of the files (List items too), changing nothing else: the YAML is edited node by
+// node, then only the lines the edit changed are carried onto the file's own text (line-merge.ts), so comments, key
+// order, spacing, other documents, JSON-ness, indentation and line endings stay as written; `--write` replaces the
+// file atomically with its mode, owner and symlink kept (file-replace.ts).
+// Exit 0 done (or nothing to do), 1 some Cluster cannot be migrated or some file cannot be written (each left
+// untouched, the others done), 2 unreadable or unparsable input.
+import { isDeepStrictEqual } from 'node:util';
 import { Command, Option } from 'commander';
-import { isMap, type Document } from 'yaml';
+import { parseAllDocuments, type Document } from 'yaml';
 import {
   defaultCluster,
   diffPatch,
   KIND,
   migrateCluster,
   MigrationError,
+  PROBE_ANNOTATION,
   type JsonPatchOperation,
   type ProbeLocation,
 } from '../schema/index.js';
-import { expandPaths, InputError, readSource, type SourceFile } from './documents.js';
-
-function pointerToPath(pointer: string): string[] {
-  return pointer
-    .split('/')
-    .slice(1)
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
-/** Applies a patch to a YAML document node by node, so everything the patch does not touch keeps its comments. */
-export function applyToDocument(doc: Document.Parsed, patch: readonly JsonPatchOperation[]): void {
-  for (const op of patch) {
-    const path = pointerToPath(op.path);
-    if (op.op === 'remove') {
-      doc.deleteIn(path);
-      // An annotations map emptied by the migration goes too, rather than leaving `annotations: {}` behind.
-      const parent = path.slice(0, -1);
-      const node = doc.getIn(parent, true);
-      if (parent.join('/') === 'metadata/annotations' && isMap(node) && node.items.length === 0) doc.deleteIn(parent);
-    } else if (op.op === 'add' || op.op === 'replace') {
-      doc.setIn(path, doc.createNode(op.value));
-    } else throw new Error(`unexpected patch operation ${op.op}`);
-  }
-}
+import { expandPaths, InputError, objectsOf, readSource, type SourceFile } from './documents.js';
+import { FileReplaceError, replaceFile } from './file-replace.js';
+import { mergeEdit } from './line-merge.js';
+import { detectStyle, inStyle, type SourceStyle } from './source-style.js';
+import { applyToDocument, type NodePath } from './yaml-patch.js';
 
 export interface MigrateOutcome {
   text: string;
   changed: boolean;
+  /** Migration warnings and notes (a moved comment), each naming the file and the Cluster. */
   warnings: string[];
   errors: string[];
+}
+
+const PROBE_PATH: Record<ProbeLocation, NodePath> = {
+  field: ['spec', 'livenessProbe'],
+  annotation: ['metadata', 'annotations', PROBE_ANNOTATION],
+};
+
+/** The documents as yaml (or JSON.stringify, for a JSON file) writes them in the file's style, '\n'-terminated. */
+function render(documents: readonly Document.Parsed[], style: SourceStyle): string {
+  if (style.json !== undefined) return `${JSON.stringify(documents[0]?.toJS(), null, style.json.indent)}\n`;
+  const { indent, indentSeq, flowCollectionPadding } = style.yaml;
+  let out = '';
+  documents.forEach((doc, i) => {
+    const text = doc.toString({ lineWidth: 0, indent, indentSeq, flowCollectionPadding });
+    // A later document needs a marker unless the one before ended with '...'.
+    if (i > 0 && !/^(---|%)/.test(text) && !out.endsWith('...\n')) out += '---\n';
+    out += text;
+  });
+  return out;
+}
+
+/** Does `text` hold exactly the values `documents` hold (the check that a merge kept the meaning of the edit)? */
+function holds(text: string, documents: readonly Document.Parsed[], style: SourceStyle): boolean {
+  const want = documents.map((d) => d.toJS() as unknown);
+  try {
+    if (style.json !== undefined) return isDeepStrictEqual([JSON.parse(text)], want);
+    const got = parseAllDocuments(text);
+    return (
+      Array.isArray(got) &&
+      got.every((d) => d.errors.length === 0) &&
+      isDeepStrictEqual(
+        got.map((d) => d.toJS() as unknown),
+        want,
+      )
+    );
+  } catch {
+    return false;
+  }
+}
+
+interface PlannedEdit {
+  doc: Document.Parsed;
+  prefix: string[];
+  patch: JsonPatchOperation[];
+  label: string;
+  warnings: string[];
 }
 
 export function migrateSource(
@@ -51,36 +84,141 @@ export function migrateSource(
 ): MigrateOutcome {
   const outcome: MigrateOutcome = { text: source.text, changed: false, warnings: [], errors: [] };
   const name = source.path === '-' ? '<stdin>' : source.path;
-  source.documents.forEach((doc, index) => {
-    const value = doc.toJS() as { kind?: unknown; metadata?: { name?: unknown } } | null;
-    if (value === null || typeof value !== 'object' || value.kind !== KIND) return;
-    const label = `${name}${index > 0 ? `#${index}` : ''}: Cluster ${JSON.stringify(value.metadata?.name ?? '')}`;
+  const edits: PlannedEdit[] = [];
+  for (const ref of objectsOf(source)) {
+    const value = ref.value as { kind?: unknown; metadata?: { name?: unknown } } | null;
+    if (value === null || typeof value !== 'object' || value.kind !== KIND) continue;
+    const label = `${name}${ref.index > 0 ? `#${ref.index}` : ''}: Cluster ${JSON.stringify(value.metadata?.name ?? '')}`;
     try {
       const result = migrateCluster(value, { probeLocation: options.probeLocation });
-      let patch = result.patch;
-      if (options.defaults) patch = diffPatch(value, defaultCluster(result.object));
-      if (patch.length === 0) return;
-      applyToDocument(doc, patch);
-      outcome.changed = true;
-      outcome.warnings.push(...result.warnings.map((w) => `${label}: ${w}`));
+      const patch = options.defaults ? diffPatch(value, defaultCluster(result.object)) : result.patch;
+      if (patch.length === 0) continue;
+      const doc = source.documents[ref.index] as Document.Parsed;
+      const prefix = ref.item === undefined ? [] : ['items', String(ref.item)];
+      edits.push({ doc, prefix, patch, label, warnings: result.warnings });
     } catch (err) {
       if (!(err instanceof MigrationError)) throw err;
       outcome.errors.push(`${label} cannot be migrated:`, ...err.errors.map((e) => `  - ${e.message}`));
     }
-  });
-  if (outcome.changed) outcome.text = source.documents.map((d) => d.toString({ lineWidth: 0 })).join('');
-  // A multi-document stream keeps its separators: Document.toString starts each later document with '---' itself
-  // only when the source had a marker, so re-join explicitly when needed.
-  if (outcome.changed && source.documents.length > 1 && !outcome.text.includes('---'))
-    outcome.text = source.documents.map((d) => d.toString({ lineWidth: 0 })).join('---\n');
+  }
+  if (edits.length === 0) return outcome;
+
+  const style = detectStyle(source.text);
+  // The sequence indentation read from the file is a guess (yaml indents sequences by a whole step or not at all);
+  // render both ways before the edit and keep the first that merges.
+  const styles: SourceStyle[] =
+    style.json === undefined
+      ? [style, { ...style, yaml: { ...style.yaml, indentSeq: !style.yaml.indentSeq } }]
+      : [style];
+  const befores = styles.map((s) => render(source.documents, s));
+  for (const edit of edits) {
+    const target = PROBE_PATH[options.probeLocation];
+    const done = applyToDocument(edit.doc, edit.patch, { prefix: edit.prefix, commentTarget: target });
+    outcome.warnings.push(...edit.warnings.map((w) => `${edit.label}: ${w}`));
+    if (done.comments.length > 0) {
+      const what = `the comment${done.comments.length === 1 ? '' : 's'} on the removed ${done.removed.join(', ')}`;
+      outcome.warnings.push(
+        done.movedTo !== undefined
+          ? `${edit.label}: moved ${what} to ${done.movedTo}`
+          : `${edit.label}: dropped ${what}, put back by hand if still wanted: ${done.comments.map((c) => `#${c.replace(/\n/g, '\n#')}`).join('\n')}`,
+      );
+    }
+  }
+  const body = style.bom ? source.text.slice(1) : source.text;
+  let merged: string | undefined;
+  for (const [i, s] of styles.entries()) {
+    merged = mergeEdit(body, befores[i] as string, render(source.documents, s), style.eol);
+    if (merged !== undefined && holds(merged, source.documents, style)) break;
+    merged = undefined;
+  }
+  if (merged !== undefined) outcome.text = `${style.bom ? '\uFEFF' : ''}${merged}`;
+  else {
+    outcome.text = inStyle(render(source.documents, style), style);
+    if (inStyle(befores[0] as string, style) !== source.text)
+      outcome.warnings.push(
+        `${name}: note: the change and the file's own formatting touch the same lines, so the whole file is ` +
+          `re-rendered: its spacing and quoting may change`,
+      );
+  }
+  outcome.changed = outcome.text !== source.text;
   return outcome;
+}
+
+interface RunOptions {
+  write: boolean;
+  probeLocation: ProbeLocation;
+  defaults: boolean;
+}
+
+/** Migrates every file, going on after a failure; returns the exit status. */
+export function runMigrate(paths: readonly string[], options: RunOptions): number {
+  const say = (line: string): boolean => process.stderr.write(`${line}\n`);
+  let exit = 0;
+  const files: string[] = [];
+  for (const p of paths) {
+    try {
+      files.push(...expandPaths([p]));
+    } catch (err) {
+      say(`cluster-probe migrate: ${(err as Error).message}`);
+      exit = 2;
+    }
+  }
+  const failed: string[] = [];
+  for (const file of files) {
+    let source: SourceFile;
+    try {
+      source = readSource(file);
+    } catch (err) {
+      if (!(err instanceof InputError)) throw err;
+      say(`cluster-probe migrate: ${err.message}`);
+      exit = 2;
+      continue;
+    }
+    let outcome: MigrateOutcome;
+    try {
+      outcome = migrateSource(source, { probeLocation: options.probeLocation, defaults: options.defaults });
+    } catch (err) {
+      // A defect here must not cost the user the other files.
+      say(`cluster-probe migrate: ${file}: cannot be migrated: ${err instanceof Error ? err.message : String(err)}`);
+      exit = Math.max(exit, 1);
+      failed.push(file);
+      continue;
+    }
+    for (const w of outcome.warnings) say(w);
+    for (const e of outcome.errors) say(e);
+    if (outcome.errors.length > 0) exit = Math.max(exit, 1);
+    if (options.write && file !== '-') {
+      if (outcome.errors.length > 0) {
+        failed.push(file); // never write a half-migrated file
+        continue;
+      }
+      if (!outcome.changed) continue;
+      try {
+        const { target } = replaceFile(file, outcome.text);
+        say(`${file}: migrated${target === file ? '' : ` (written through the symlink to ${target})`}`);
+      } catch (err) {
+        if (!(err instanceof FileReplaceError)) throw err;
+        say(`cluster-probe migrate: ${err.message}`);
+        exit = Math.max(exit, 1);
+        failed.push(file);
+      }
+    } else {
+      if (files.length > 1) process.stdout.write(`# Source: ${file}\n`);
+      process.stdout.write(outcome.text.endsWith('\n') ? outcome.text : `${outcome.text}\n`);
+    }
+  }
+  if (failed.length > 0)
+    say(
+      `cluster-probe migrate: ${failed.length} of ${files.length} file${files.length === 1 ? '' : 's'} left untouched: ${failed.join(', ')}`,
+    );
+  return exit;
 }
 
 export function register(program: Command): void {
   program
     .command('migrate')
     .description(
-      'Move the legacy cluster.karmada.io/health-checker annotation into the liveness probe, keeping comments.',
+      'Move the legacy cluster.karmada.io/health-checker annotation into the liveness probe, keeping everything else.',
     )
     .argument('<files...>', 'YAML or JSON files, directories, or - for stdin')
     .option('-w, --write', 'rewrite the files in place instead of printing the result')
@@ -92,7 +230,17 @@ export function register(program: Command): void {
       'after',
       `
 The annotation is removed only when the probe carries all of it. An annotation that is not valid JSON, has unknown
-keys, or disagrees with a probe that is already set is reported and its file left untouched (exit 1).
+keys, or disagrees with a probe that is already set is reported and its file left untouched. Clusters inside a
+kind: List (or *List) are migrated in place; other documents and items are kept byte for byte.
+
+Only the changed lines change: a JSON file stays JSON with its indentation, CRLF stays CRLF, a comment on the removed
+annotation moves above the probe (said on stderr). --write replaces each file atomically (a temporary file in its
+directory, then rename), keeping its mode and owner; a symlink is written through to its target and stays a link.
+A read-only file, one in a directory that is not writable, or one with several hard links is refused by name; the
+other files are still migrated.
+
+Exit status: 0 done (or nothing to do), 1 some Cluster cannot be migrated or some file cannot be written (each left
+untouched, the others done), 2 unreadable or unparsable input.
 
 Examples:
   cluster-probe migrate member.yaml                 # print the migrated YAML
@@ -100,43 +248,10 @@ Examples:
   cluster-probe migrate --probe-location annotation member.yaml`,
     )
     .action((paths: string[], opts: { write?: boolean; probeLocation: ProbeLocation; defaults?: boolean }) => {
-      let exit = 0;
-      let files: string[] = [];
-      try {
-        files = expandPaths(paths);
-      } catch (err) {
-        process.stderr.write(`cluster-probe migrate: ${(err as Error).message}\n`);
-        exit = 2;
-      }
-      for (const file of files) {
-        let source: SourceFile;
-        try {
-          source = readSource(file);
-        } catch (err) {
-          if (!(err instanceof InputError)) throw err;
-          process.stderr.write(`cluster-probe migrate: ${err.message}\n`);
-          exit = 2;
-          continue;
-        }
-        const outcome = migrateSource(source, { probeLocation: opts.probeLocation, defaults: opts.defaults === true });
-        for (const w of outcome.warnings) process.stderr.write(`${w}\n`);
-        for (const e of outcome.errors) process.stderr.write(`${e}\n`);
-        if (outcome.errors.length > 0) {
-          exit = Math.max(exit, 1);
-          if (opts.write === true) continue; // never write a half-migrated file
-        }
-        if (opts.write === true && file !== '-') {
-          if (outcome.changed) {
-            const tmp = `${file}.cluster-probe-${process.pid}.tmp`;
-            writeFileSync(tmp, outcome.text);
-            renameSync(tmp, file);
-            process.stderr.write(`${file}: migrated\n`);
-          }
-        } else {
-          if (files.length > 1) process.stdout.write(`# Source: ${file}\n`);
-          process.stdout.write(outcome.text.endsWith('\n') ? outcome.text : `${outcome.text}\n`);
-        }
-      }
-      process.exitCode = exit;
+      process.exitCode = runMigrate(paths, {
+        write: opts.write === true,
+        probeLocation: opts.probeLocation,
+        defaults: opts.defaults === true,
+      });
     });
 }

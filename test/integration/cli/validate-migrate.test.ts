@@ -82,7 +82,7 @@ describe('cluster-probe migrate', () => {
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'cluster-probe-migrate-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('prints the migrated YAML with comments and key order kept', () => {
+  it("prints the migrated YAML with comments and key order kept, the annotation's comment moved to the probe", () => {
     const r = cli(['migrate', 'test/fixtures/clusters/member-legacy.yaml']);
     expect(r.code).to.equal(0);
     expect(r.stdout).to.equal(
@@ -98,6 +98,7 @@ describe('cluster-probe migrate', () => {
         '  secretRef:',
         '    namespace: karmada-cluster',
         '    name: member-legacy',
+        '  # the external health service that knows whether nodes are Ready',
         '  livenessProbe:',
         '    httpGet:',
         '      scheme: HTTPS',
@@ -110,6 +111,10 @@ describe('cluster-probe migrate', () => {
     );
     expect(r.stderr).to.contain(
       'migrated annotation cluster.karmada.io/health-checker into spec.livenessProbe.httpGet',
+    );
+    expect(r.stderr).to.contain(
+      'member-legacy.yaml: Cluster "member-legacy": moved the comment on the removed ' +
+        'metadata.annotations[cluster.karmada.io/health-checker] to spec.livenessProbe',
     );
   });
 
