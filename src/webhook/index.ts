@@ -1,5 +1,6 @@
 // Public face of the webhook (the package's `./webhook` subpath): the pure admission handlers, the express app,
-// the HTTPS server and the manifest renderer. Imports src/schema only through its index; never src/probe or reconciler.
+// the HTTPS server, the manifest renderer and the guard against putting the CRD on a Karmada control plane.
+// Imports src/schema only through its index; never src/probe or reconciler.
 export * from './admission.js';
 export * from './cluster-request.js';
 export * from './options.js';
@@ -12,4 +13,6 @@ export { createApp, createRequestListener, type AppOptions } from './app.js';
 export { serveAdmission, type AdmissionRouteOptions } from './admission-route.js';
 export { WebhookServer, type WebhookServerOptions } from './server.js';
 export * from './manifests.js';
+export * from './reconciler-manifests.js';
+export * from './karmada-guard.js';
 export { parseCidr } from './cidr.js';
