@@ -6,6 +6,8 @@
 // Exit 0 done (or nothing to do), 1 some Cluster cannot be migrated or some file cannot be written (each left
 // untouched, the others done), 2 unreadable or unparsable input.
 import { isDeepStrictEqual } from 'node:util';
+import { KubeClient, loadKubeConfig } from '../reconciler/index.js';
+import { migrateInCluster, summaryLine } from './migrate-in-cluster.js';
 import { Command, Option } from 'commander';
 import { parseAllDocuments, type Document } from 'yaml';
 import {
@@ -214,14 +216,63 @@ export function runMigrate(paths: readonly string[], options: RunOptions): numbe
   return exit;
 }
 
+interface MigrateFlags {
+  write?: boolean;
+  probeLocation: ProbeLocation;
+  defaults?: boolean;
+  inCluster?: boolean;
+  kubeconfig?: string;
+  dryRun?: boolean;
+}
+
+async function runInCluster(paths: readonly string[], opts: MigrateFlags): Promise<number> {
+  const say = (line: string) => process.stderr.write(`cluster-probe migrate: ${line}\n`);
+  if (paths.length > 0 || opts.write || opts.defaults) {
+    say('--in-cluster takes no files, --write or --defaults (the live objects are patched; the webhook defaults)');
+    return 2;
+  }
+  let api;
+  try {
+    api = new KubeClient(loadKubeConfig(opts.kubeconfig));
+  } catch (err) {
+    say(
+      `cannot load the kubeconfig${opts.kubeconfig ? ` ${opts.kubeconfig}` : ''}: ${err instanceof Error ? err.message : String(err)}`,
+    );
+    return 2;
+  }
+  let summary;
+  try {
+    summary = await migrateInCluster(api, {
+      probeLocation: opts.probeLocation,
+      dryRun: opts.dryRun === true,
+      out: (line) => process.stdout.write(`${line}\n`),
+    });
+  } catch (err) {
+    say(`cannot list Clusters: ${err instanceof Error ? err.message : String(err)}`);
+    return 2;
+  }
+  process.stdout.write(`${summaryLine(summary, opts.dryRun === true)}\n`);
+  return summary.failed > 0 ? 1 : 0;
+}
+
 export function register(program: Command): void {
   program
     .command('migrate')
     .description(
       'Move the legacy cluster.karmada.io/health-checker annotation into the liveness probe, keeping everything else.',
     )
-    .argument('<files...>', 'YAML or JSON files, directories, or - for stdin')
+    .argument('[files...]', 'YAML or JSON files, directories, or - for stdin (not with --in-cluster)')
     .option('-w, --write', 'rewrite the files in place instead of printing the result')
+    .option(
+      '--in-cluster',
+      'migrate the live Clusters of the control plane of --kubeconfig instead of files (on stock Karmada no webhook ' +
+        'does it; use --probe-location annotation there)',
+    )
+    .option(
+      '--kubeconfig <path>',
+      'with --in-cluster: the kubeconfig of karmada-apiserver (default: KUBECONFIG, ~/.kube/config)',
+    )
+    .option('--dry-run', 'with --in-cluster: show each change (checked by the apiserver with dryRun=All), store none')
     .addOption(
       new Option('--probe-location <where>', 'where the probe goes').choices(['field', 'annotation']).default('field'),
     )
@@ -242,12 +293,34 @@ other files are still migrated.
 Exit status: 0 done (or nothing to do), 1 some Cluster cannot be migrated or some file cannot be written (each left
 untouched, the others done), 2 unreadable or unparsable input.
 
+--in-cluster reads every Cluster from the apiserver, migrates it exactly as the files are migrated, and writes it
+back with one JSON Patch that first tests the resourceVersion it read: a Cluster written by someone else in between
+is read again (3 attempts), never overwritten. Only the probe and the legacy annotation change. A Cluster that
+cannot be migrated is reported and left as it is; the last line sums up. Exit 0 done, 1 some Cluster failed,
+2 the apiserver cannot be reached.
+
 Examples:
   cluster-probe migrate member.yaml                 # print the migrated YAML
+  cluster-probe migrate --in-cluster --probe-location annotation --kubeconfig karmada.config --dry-run
+  cluster-probe migrate --in-cluster --probe-location annotation --kubeconfig karmada.config
   cluster-probe migrate --write clusters/           # rewrite every Cluster file in place
   cluster-probe migrate --probe-location annotation member.yaml`,
     )
-    .action((paths: string[], opts: { write?: boolean; probeLocation: ProbeLocation; defaults?: boolean }) => {
+    .action(async (paths: string[], opts: MigrateFlags) => {
+      if (opts.inCluster) {
+        process.exitCode = await runInCluster(paths, opts);
+        return;
+      }
+      if (opts.dryRun || opts.kubeconfig !== undefined) {
+        process.stderr.write('cluster-probe migrate: --dry-run and --kubeconfig go with --in-cluster\n');
+        process.exitCode = 2;
+        return;
+      }
+      if (paths.length === 0) {
+        process.stderr.write('cluster-probe migrate: name the files to migrate, or use --in-cluster\n');
+        process.exitCode = 2;
+        return;
+      }
       process.exitCode = runMigrate(paths, {
         write: opts.write === true,
         probeLocation: opts.probeLocation,
