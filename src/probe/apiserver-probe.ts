@@ -1,19 +1,20 @@
 // The apiServer handler: GET a health path on the member's apiserver with the caller's bearer token and CA, then count
-// Ready Nodes and Ready non-hostNetwork Pods page by page (`limit`/`continue`), stopping as soon as the minimum is met,
-// so a large member costs bounded memory. Plain node:https: no Kubernetes client, no Secret reading.
+// Ready Nodes and Ready non-hostNetwork Pods page by page (`limit`/`continue`), one decoded object at a time, stopping
+// as soon as the minimum is met. What it reads is bounded by the read budget (read-budget.ts), in bytes, objects and
+// pages, whatever the member sends. Plain node:https: no Kubernetes client, no Secret reading.
 import type { SecureContext } from 'node:tls';
 import { configError, failure, success, type HandlerEnv, type HandlerResult } from './handler.js';
 import { Deadline } from './deadline.js';
 import { dialAddress, getOnce, TransportError, type GetResponse } from './http-request.js';
+import { ListScanner, NotJsonError } from './list-scanner.js';
 import { describeNetError, describeTimeout, isAddressDenied } from './net-error.js';
+import { API_SERVER_READ_BUDGET, ReadBudgetExceeded } from './read-budget.js';
 import { contextFromPem } from './tls-context.js';
 import type { ProbeCredentials } from './types.js';
 import { USER_AGENT } from './version.js';
 
-/** Items asked for per list page, and the most bytes one page may take. */
-export const LIST_PAGE_SIZE = 500;
-export const MAX_PAGE_BYTES = 32 * 1024 * 1024;
-const MAX_HEALTH_BODY_BYTES = 10 * 1024;
+/** Items asked for per list page (the read budget's itemsPerPage). */
+export const LIST_PAGE_SIZE = API_SERVER_READ_BUDGET.itemsPerPage;
 
 export interface ResolvedApiServer {
   path: string;
@@ -30,11 +31,6 @@ export interface ApiServerTarget {
 interface Condition {
   type?: unknown;
   status?: unknown;
-}
-
-interface ListPage {
-  items?: unknown;
-  metadata?: { continue?: unknown };
 }
 
 function readyTrue(conditions: unknown): boolean {
@@ -82,18 +78,28 @@ export async function apiServerProbe(
   if (token !== undefined && token !== '') headers['authorization'] = `Bearer ${token}`;
   const prefix = base.pathname.replace(/\/+$/, '');
   const deadline = new Deadline(env.timeoutMs, env.signal);
+  const budget = API_SERVER_READ_BUDGET;
   let shown = '';
+  let probeBytes = 0;
 
-  const get = async (pathAndQuery: string, maxBodyBytes: number): Promise<GetResponse> => {
+  /** One GET within what is left of the probe's byte budget; `onBody` streams the body instead of buffering it. */
+  const get = async (
+    pathAndQuery: string,
+    maxBodyBytes: number,
+    onBody?: (chunk: Buffer, status: number) => boolean,
+  ): Promise<GetResponse> => {
     const url = new URL(`${base.protocol}//${base.host}${prefix}${pathAndQuery}`);
     shown = url.href;
+    const left = budget.maxProbeBytes - probeBytes;
+    let res: GetResponse;
     try {
-      return await getOnce({
+      res = await getOnce({
         url,
         headers,
         guard: env.guard,
         signal: deadline.signal,
-        maxBodyBytes,
+        maxBodyBytes: Math.min(maxBodyBytes, left),
+        ...(onBody !== undefined ? { onBody } : {}),
         rejectUnauthorized: !insecure,
         ...(secureContext !== undefined ? { secureContext } : {}),
       });
@@ -108,10 +114,30 @@ export async function apiServerProbe(
       }
       throw e;
     }
+    probeBytes += res.bytesRead;
+    if (res.truncated && left <= maxBodyBytes)
+      throw new ReadBudgetExceeded('maxProbeBytes', `the probe has read more than ${budget.maxProbeBytes} bytes`);
+    return res;
   };
 
-  /** Counts matching items over pages until `min` is reached or the list ends; returns the count. */
+  /** Counts matching items over pages until `min` is reached or the list ends; a bound hit is a failure. */
   const countUntil = async (
+    resource: string,
+    query: string,
+    min: number,
+    matches: (item: unknown) => boolean,
+  ): Promise<{ count: number; complete: boolean }> => {
+    try {
+      return await countPages(resource, query, min, matches);
+    } catch (e) {
+      if (e instanceof ReadBudgetExceeded) throw new ProbeFailed(`listing ${resource}: ${e.message}`);
+      if (e instanceof NotJsonError)
+        throw new ProbeFailed(`listing ${resource}: the response is not JSON: ${e.message}`);
+      throw e;
+    }
+  };
+
+  const countPages = async (
     resource: string,
     query: string,
     min: number,
@@ -119,28 +145,28 @@ export async function apiServerProbe(
   ): Promise<{ count: number; complete: boolean }> => {
     let count = 0;
     let cont = '';
-    for (;;) {
+    for (let pages = 0; ; pages++) {
+      if (pages === budget.maxPages)
+        throw new ReadBudgetExceeded('maxPages', `the member returned a continue token after ${budget.maxPages} pages`);
       const q = `?limit=${LIST_PAGE_SIZE}${query}${cont !== '' ? `&continue=${encodeURIComponent(cont)}` : ''}`;
-      const res = await get(`/api/v1/${resource}${q}`, MAX_PAGE_BYTES);
+      // Items are decoded one at a time as they arrive; reading stops at the one that meets the minimum.
+      const scanner = new ListScanner(budget, (item) => matches(item) && ++count >= min);
+      const res = await get(`/api/v1/${resource}${q}`, budget.maxResponseBytes, (chunk, status) =>
+        status === 200 ? scanner.write(chunk) : true,
+      );
       if (res.status !== 200) throw new ProbeFailed(`listing ${resource} failed with statuscode: ${res.status}`);
-      if (res.truncated) throw new ProbeFailed(`listing ${resource}: a page is larger than ${MAX_PAGE_BYTES} bytes`);
-      let page: ListPage;
-      try {
-        page = JSON.parse(res.body.toString('utf8')) as ListPage;
-      } catch {
-        throw new ProbeFailed(`listing ${resource}: the response is not JSON`);
-      }
-      if (!Array.isArray(page.items)) throw new ProbeFailed(`listing ${resource}: the response has no items`);
-      for (const item of page.items) if (matches(item)) count++;
       if (count >= min) return { count, complete: false };
-      const next = page.metadata?.continue;
-      if (typeof next !== 'string' || next === '') return { count, complete: true };
-      cont = next;
+      if (res.truncated)
+        throw new ReadBudgetExceeded('maxResponseBytes', `a response is larger than ${budget.maxResponseBytes} bytes`);
+      const page = scanner.end();
+      if (!page.sawItems) throw new ProbeFailed(`listing ${resource}: the response has no items`);
+      if (page.continueToken === undefined) return { count, complete: true };
+      cont = page.continueToken;
     }
   };
 
   try {
-    const health = await get(action.path.startsWith('/') ? action.path : `/${action.path}`, MAX_HEALTH_BODY_BYTES);
+    const health = await get(action.path.startsWith('/') ? action.path : `/${action.path}`, budget.maxHealthBodyBytes);
     if (health.status < 200 || health.status >= 300)
       return failure(`GET ${action.path} failed with statuscode: ${health.status}`);
     const parts = [`GET ${action.path}: statuscode: ${health.status}`];

@@ -1,5 +1,6 @@
-// One HTTP(S) GET on a new connection, bounded by an AbortSignal, reading at most a given number of body bytes:
-// the transport shared by the httpGet and apiServer handlers. Depends only on node:http/https and the address guard.
+// One HTTP(S) GET on a new connection, bounded by an AbortSignal, reading at most a given number of body bytes,
+// buffered or handed on chunk by chunk: the transport shared by the httpGet and apiServer handlers. Depends only on
+// node:http/https and the address guard.
 import http from 'node:http';
 import https from 'node:https';
 import type { SecureContext } from 'node:tls';
@@ -13,6 +14,12 @@ export interface GetOptions {
   guard: AddressGuard;
   signal: AbortSignal;
   maxBodyBytes: number;
+  /**
+   * Streams the body instead of buffering it: each chunk (within maxBodyBytes) is handed over as it arrives, with the
+   * status, and `body` stays empty. Return true to stop reading (the connection is closed). What it throws rejects
+   * the request as it is, not as a TransportError.
+   */
+  onBody?: (chunk: Buffer, status: number) => boolean;
   secureContext?: SecureContext;
   rejectUnauthorized?: boolean;
 }
@@ -22,7 +29,12 @@ export interface GetResponse {
   location?: string;
   contentType?: string;
   body: Buffer;
+  /** The body went past maxBodyBytes; only that many bytes were read. */
   truncated: boolean;
+  /** Body bytes read (handed to onBody, or buffered). */
+  bytesRead: number;
+  /** onBody asked to stop before the body ended. */
+  stopped: boolean;
 }
 
 /** A transport failure, with the phase it happened in (for the timeout wording) and the underlying error. */
@@ -101,6 +113,24 @@ export function getOnce(opts: GetOptions): Promise<GetResponse> {
       const chunks: Buffer[] = [];
       let size = 0;
       let truncated = false;
+      let stopped = false;
+      const status = res.statusCode ?? 0;
+      const take = (chunk: Buffer): boolean => {
+        if (opts.onBody === undefined) {
+          chunks.push(chunk);
+          return false;
+        }
+        try {
+          return opts.onBody(chunk, status);
+        } catch (e) {
+          settled = true;
+          opts.signal.removeEventListener('abort', onAbort);
+          res.destroy();
+          req.destroy();
+          reject(e instanceof Error ? e : new Error(String(e)));
+          return true;
+        }
+      };
       const finish = (): void => {
         if (settled) return;
         settled = true;
@@ -108,27 +138,33 @@ export function getOnce(opts: GetOptions): Promise<GetResponse> {
         const location = res.headers.location;
         const contentType = res.headers['content-type'];
         resolve({
-          status: res.statusCode ?? 0,
+          status,
           ...(location !== undefined ? { location } : {}),
           ...(contentType !== undefined ? { contentType } : {}),
-          body: Buffer.concat(chunks, size),
+          body: opts.onBody === undefined ? Buffer.concat(chunks, size) : Buffer.alloc(0),
           truncated,
+          bytesRead: size,
+          stopped,
         });
         // A new connection per probe: nothing to keep, and the rest of a long body is not wanted.
         res.destroy();
         req.destroy();
       };
       res.on('data', (chunk: Buffer) => {
+        if (settled) return;
         const room = opts.maxBodyBytes - size;
         if (chunk.length >= room) {
-          chunks.push(chunk.subarray(0, room));
           size += room;
-          truncated = chunk.length > room || !res.readableEnded;
+          stopped = take(chunk.subarray(0, room));
+          if (settled) return;
+          truncated = !stopped && (chunk.length > room || !res.readableEnded);
           finish();
           return;
         }
-        chunks.push(chunk);
         size += chunk.length;
+        stopped = take(chunk);
+        if (settled) return;
+        if (stopped) finish();
       });
       res.on('end', finish);
       res.on('error', fail);

@@ -32,6 +32,11 @@ export const SPELLINGS: readonly Spelling[] = [
   { host: '0251.0xfe.43518', verdict: METADATA, note: 'mixed octal, hexadecimal and decimal, three parts' },
   { host: '169.254.169.254.', verdict: METADATA, note: 'trailing dot (the URL parser drops it)' },
   { host: '169.254.1.1', verdict: METADATA, note: 'elsewhere in link-local' },
+  {
+    host: '\uff11\uff16\uff19.\uff12\uff15\uff14.\uff11\uff16\uff19.\uff12\uff15\uff14',
+    verdict: METADATA,
+    note: 'full-width digits (the URL parser maps them)',
+  },
   // --- IPv6 forms that embed it ---------------------------------------------------------------------------------
   { host: '::ffff:169.254.169.254', verdict: METADATA, note: 'IPv4-mapped' },
   { host: '::ffff:a9fe:a9fe', verdict: METADATA, note: 'IPv4-mapped, hexadecimal' },
