@@ -8,7 +8,8 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient, type KubeApi } from '../../src/reconciler/index.js';
 import type { Cluster } from '../../src/schema/index.js';
 import { startKarmada, type KarmadaControlPlane } from '../../src/dev/karmada.js';
-import { WebhookProcess, type CliInvocation } from '../../src/dev/webhook-process.js';
+import { runCli, WebhookProcess, type CliInvocation } from '../../src/dev/webhook-process.js';
+import { assertNotKarmadaControlPlane, KarmadaControlPlaneError } from '../../src/webhook/index.js';
 import { parseMetric, sleep, startReconciler, waitFor, type ReconcilerProcess } from './support/reconciler-env.js';
 
 const CLUSTERS = '/apis/cluster.karmada.io/v1alpha1/clusters';
@@ -100,7 +101,12 @@ describe('Karmada v1.18.2 control plane (e2e)', function () {
   const writes = async (): Promise<number> => reconciler!.metric('cluster_probe_reconciler_writes_total');
 
   before(async function () {
-    karmada = await startKarmada({ members: 2, nodesPerMember: 2 });
+    // Failover: Karmada's ClusterTaintPolicy controller runs only with it (the condition-only test below).
+    karmada = await startKarmada({
+      members: 2,
+      nodesPerMember: 2,
+      extraControllerManagerArgs: ['--feature-gates=Failover=true'],
+    });
     const kc = new KubeConfig();
     kc.loadFromFile(karmada.host.kubeconfigPath);
     api = new KubeClient(kc);
@@ -198,6 +204,28 @@ describe('Karmada v1.18.2 control plane (e2e)', function () {
     expect(clusters).to.deep.equal(['member1', 'member2']);
   });
 
+  it('reports a probe that bypassed admission as Healthy=Unknown/InvalidLivenessProbe and never runs it', async function () {
+    const applied = await karmada!.kubectl(['apply', '-f', '-'], {
+      input: extraCluster(karmada!, 'bad-port', { [PROBE_ANNOTATION]: BAD_PORT }),
+    });
+    expect(applied.code, applied.stderr).to.equal(0);
+    const c = await waitFor('bad-port Healthy=Unknown', 60_000, async () => {
+      const got = await getCluster('bad-port');
+      return condition(got, 'Healthy')?.status === 'Unknown' ? got : undefined;
+    });
+    expect(condition(c, 'Healthy')?.reason).to.equal('InvalidLivenessProbe');
+    expect(condition(c, 'Healthy')?.message).to.include(
+      'httpGet.port: Invalid value: 70000: must be between 1 and 65535, inclusive',
+    );
+    expect(hasTaint(c)).to.equal(false);
+    const events = JSON.parse(
+      await k(['get', 'events', '-n', 'default', '--field-selector', 'involvedObject.name=bad-port', '-o', 'json']),
+    ) as { items: EventObject[] };
+    expect(events.items.map((e) => `${e.type}/${e.reason}`)).to.include('Warning/InvalidLivenessProbe');
+    expect(await reconciler!.metric('cluster_probe_reconciler_invalid_probes')).to.equal(1);
+    await k(['delete', 'cluster', 'bad-port', '--wait=false']);
+  });
+
   it('drops or refuses spec.livenessProbe: the aggregated apiserver has no such field', async function () {
     const patched = await karmada!.kubectl([
       'patch',
@@ -209,6 +237,78 @@ describe('Karmada v1.18.2 control plane (e2e)', function () {
     ]);
     const c = (await getCluster('member2')) as Cluster & { spec: Record<string, unknown> };
     expect(c.spec.livenessProbe, `patch said: ${patched.stdout}${patched.stderr}`).to.equal(undefined);
+  });
+
+  it('refuses to install the CRD on Karmada: the guard finds the aggregated APIService', async function () {
+    let refused: unknown;
+    await assertNotKarmadaControlPlane(karmada!.host.kubeconfigPath).catch((err: unknown) => (refused = err));
+    expect(refused).to.be.instanceOf(KarmadaControlPlaneError);
+    expect((refused as Error).message).to.include('v1alpha1.cluster.karmada.io');
+    const cli = await runCli(CLI, [
+      'manifests',
+      '--only',
+      'crd-served',
+      '--with-crd',
+      '--kubeconfig',
+      karmada!.host.kubeconfigPath,
+    ]);
+    expect(cli.code).to.equal(1);
+    expect(cli.stdout).to.equal('');
+    expect(cli.stderr).to.include('cluster.karmada.io');
+  });
+
+  it('applies and deletes the Karmada install (kubectl apply/delete -k manifests/): every Cluster and binding stays', async function () {
+    const before = (await k(['get', 'clusters', '-o', 'name'])).trim().split('\n').sort();
+    const bindings = (await k(['get', 'resourcebindings', '-A', '-o', 'name'])).trim().split('\n').sort();
+    await k(['apply', '-k', fileURLToPath(new URL('../../manifests/', import.meta.url))]);
+    await k([
+      'apply',
+      '-k',
+      fileURLToPath(new URL('../../manifests/karmada-apiserver/taint-policy/', import.meta.url)),
+    ]);
+    const crd = await karmada!.kubectl(['get', 'crd', 'clusters.cluster.karmada.io']);
+    expect(crd.code, 'the Karmada install must not contain the CRD').to.not.equal(0);
+    await k([
+      'delete',
+      '--wait=false',
+      '-k',
+      fileURLToPath(new URL('../../manifests/karmada-apiserver/taint-policy/', import.meta.url)),
+    ]);
+    await k(['delete', '--wait=false', '-k', fileURLToPath(new URL('../../manifests/', import.meta.url))]);
+    await sleep(3_000);
+    expect((await k(['get', 'clusters', '-o', 'name'])).trim().split('\n').sort()).to.deep.equal(before);
+    expect((await k(['get', 'resourcebindings', '-A', '-o', 'name'])).trim().split('\n').sort()).to.deep.equal(
+      bindings,
+    );
+    for (const member of karmada!.members) {
+      expect(condition(await getCluster(member.name), 'Ready')?.status).to.equal('True');
+    }
+  });
+
+  it('condition-only mode: a ClusterTaintPolicy turns Healthy=False into the taint, and removes it', async function () {
+    await reconciler!.kill('SIGTERM');
+    reconciler = await startReconciler('karmada-e2e-condition-only', karmada!.host.kubeconfigPath, [
+      '--lease-namespace',
+      'default',
+      '--taint-effect',
+      'None',
+    ]);
+    const policyDir = fileURLToPath(new URL('../../manifests/karmada-apiserver/taint-policy/', import.meta.url));
+    await k(['apply', '-k', policyDir]);
+    const started = Date.now();
+    await karmada!.setNodesReady('member2', false);
+    const tainted = await waitFor('member2 tainted by the ClusterTaintPolicy', 90_000, async () => {
+      const c = await getCluster('member2');
+      return condition(c, 'Healthy')?.status === 'False' && hasTaint(c) ? c : undefined;
+    });
+    report('time to taint through ClusterTaintPolicy', Date.now() - started);
+    expect((tainted.spec?.taints ?? []).find((t) => t.key === TAINT)?.effect).to.equal('NoSchedule');
+    await karmada!.setNodesReady('member2', true);
+    await waitFor('member2 untainted by the ClusterTaintPolicy', 90_000, async () => {
+      const c = await getCluster('member2');
+      return condition(c, 'Healthy')?.status === 'True' && !hasTaint(c);
+    });
+    await k(['delete', '--wait=false', '-k', policyDir]);
   });
 });
 
@@ -277,6 +377,47 @@ describe('stock Karmada: no admission for Cluster writes (e2e)', function () {
     // The webhook answers the apiserver for what karmada-apiserver serves itself, never for a Cluster.
     const text = await (await fetch(`${webhook!.url}/metrics`)).text();
     expect(parseMetric(text, 'cluster_probe_webhook_requests_total')).to.equal(0);
+  });
+
+  it('migrate --in-cluster moves the legacy annotation of live Clusters (dry run first, then for real, then nothing)', async function () {
+    const args = [
+      'migrate',
+      '--in-cluster',
+      '--probe-location',
+      'annotation',
+      '--kubeconfig',
+      karmada!.host.kubeconfigPath,
+    ];
+    const dry = await runCli(CLI, [...args, '--dry-run']);
+    expect(dry.code, dry.stderr).to.equal(0);
+    expect(dry.stdout).to.include('cluster/legacy: would migrate (dry run, nothing stored)');
+    expect(dry.stdout).to.include(`  - metadata.annotations[${LEGACY_ANNOTATION}]: ${LEGACY}`);
+    expect(dry.stdout).to.match(/1 would migrate, \d+ unchanged, 0 failed/);
+    const still = JSON.parse((await karmada!.kubectl(['get', 'cluster', 'legacy', '-o', 'json'])).stdout) as Cluster;
+    expect(still.metadata?.annotations?.[LEGACY_ANNOTATION]).to.equal(LEGACY);
+
+    const real = await runCli(CLI, args);
+    expect(real.code, real.stderr).to.equal(0);
+    expect(real.stdout).to.include('cluster/legacy: migrated');
+    const moved = JSON.parse((await karmada!.kubectl(['get', 'cluster', 'legacy', '-o', 'json'])).stdout) as Cluster;
+    expect(moved.metadata?.annotations?.[LEGACY_ANNOTATION]).to.equal(undefined);
+    const probe = JSON.parse(moved.metadata?.annotations?.[PROBE_ANNOTATION] ?? '{}') as {
+      httpGet?: { port?: unknown };
+    };
+    expect(probe.httpGet?.port).to.equal(6443);
+    // Nothing else of the Cluster changed (Karmada's controllers may write taints and status meanwhile).
+    expect(moved.spec?.apiEndpoint).to.equal(still.spec?.apiEndpoint);
+    expect(moved.spec?.secretRef).to.deep.equal(still.spec?.secretRef);
+    expect(Object.keys(moved.metadata?.annotations ?? {}).sort()).to.deep.equal(
+      Object.keys(still.metadata?.annotations ?? {})
+        .filter((key) => key !== LEGACY_ANNOTATION)
+        .concat(PROBE_ANNOTATION)
+        .sort(),
+    );
+
+    const again = await runCli(CLI, args);
+    expect(again.code, again.stderr).to.equal(0);
+    expect(again.stdout).to.match(/0 migrated, \d+ unchanged, 0 failed/);
   });
 });
 
