@@ -52,6 +52,9 @@ function checkDenied(host: string, path: FieldPath, ctx: ProbeContext, errors: F
   if (denied !== undefined) errors.push(denied);
 }
 
+// Memoise any bundle within the schema's 64 KiB; the 2 MiB budget holds at least 15 of the largest.
+const CA_BUNDLE_MEMO = { maxKeyLength: 64 * 1024, maxBytes: 2 * 2 ** 20 };
+
 /** Decodes a base64 PEM bundle; returns the problem, or undefined when every block is a certificate. */
 export const caBundleProblem = memoize((caBundle: string): string | undefined => {
   const compact = caBundle.replace(/\s+/g, '');
@@ -67,7 +70,7 @@ export const caBundleProblem = memoize((caBundle: string): string | undefined =>
     }
   }
   return undefined;
-}, 256);
+}, CA_BUNDLE_MEMO);
 
 function checkHttpGet(a: Record<string, unknown>, path: FieldPath, ctx: ProbeContext, out: ProbeRuleResult): void {
   append(out.errors, checkPort(a.port, path.child('port'), true));
