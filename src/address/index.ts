@@ -14,6 +14,7 @@ export {
   type Cidr,
 } from './policy.js';
 export {
+  addressText,
   embeddedIPv4,
   formatIPv4,
   parseAddress,

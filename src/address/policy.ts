@@ -1,7 +1,7 @@
 // The one address policy: may a probe target this address? The schema library asks it at admission (so the webhook
 // and `cluster-probe validate` do too) and the probe engine asks it at connect time, of the address it dials. The
 // default deny list, the one CIDR parser and the verdict live here. Pure: no I/O, nothing of the other layers.
-import { formatIPv4, parseAddress, parseIPv6, type Embedding, type ParsedAddress } from './spelling.js';
+import { addressText, formatIPv4, parseAddress, parseIPv6, type Embedding, type ParsedAddress } from './spelling.js';
 
 /**
  * Ranges a probe may never target unless an operator says otherwise: IPv4 link-local (which holds 169.254.169.254,
@@ -100,11 +100,17 @@ export function parseCidr(text: string): Cidr {
   return parseEntry(text).cidr;
 }
 
+/** Verdicts a list remembers: hosts of at most 128 characters, at most 512 of them (under 100 KiB in all). */
+const VERDICT_KEY_MAX = 128;
+const VERDICT_ENTRIES_MAX = 512;
+
 /** A compiled deny list. Entries are tried most specific first, so a verdict names the narrowest range. */
 export class DenyList {
   readonly cidrs: readonly string[];
   private readonly v4: V4Entry[] = [];
   private readonly v6: V6Entry[] = [];
+  /** Recent verdicts by host (admission sees the same hosts again and again); bounded in bytes, dropped when full. */
+  readonly verdicts = new Map<string, AddressVerdict>();
 
   constructor(cidrs: readonly string[]) {
     this.cidrs = Object.freeze([...cidrs]);
@@ -196,8 +202,18 @@ export function checkParsed(address: ParsedAddress, list: DenyList): AddressVerd
  * engine asks again, with the resolved address, when it connects. The unspecified addresses are always denied.
  */
 export function checkAddress(host: string, list: DenyList = DEFAULT_LIST): AddressVerdict {
+  const remember = host.length <= VERDICT_KEY_MAX;
+  if (remember) {
+    const known = list.verdicts.get(host);
+    if (known !== undefined) return known;
+  }
   const address = parseAddress(host);
-  return address === undefined ? ALLOWED_NAME : checkParsed(address, list);
+  const verdict = address === undefined ? ALLOWED_NAME : Object.freeze(checkParsed(address, list));
+  if (remember) {
+    if (list.verdicts.size >= VERDICT_ENTRIES_MAX) list.verdicts.clear();
+    list.verdicts.set(host, verdict);
+  }
+  return verdict;
 }
 
 /** `host` as a message shows it: with the address it spells, or the IPv4 address it carries, when that differs. */
@@ -206,7 +222,9 @@ export function spelledAs(host: string, verdict: Extract<AddressVerdict, { allow
   // ::ffff:169.254.169.254 shows what it carries already; ::ffff:a9fe:a9fe and 64:ff9b::a9fe:a9fe do not.
   if (verdict.via !== undefined && !bare.endsWith(`:${verdict.via.ipv4}`))
     return `${bare} (${verdict.via.kind} address of ${verdict.via.ipv4})`;
-  return bare === verdict.address.text || verdict.address.family === 6 ? bare : `${bare} (${verdict.address.text})`;
+  if (verdict.address.family === 6) return bare;
+  const text = addressText(verdict.address);
+  return bare === text ? bare : `${bare} (${text})`;
 }
 
 /** What is wrong, after the address: `is in the denied address range C` or `is the unspecified address`. */

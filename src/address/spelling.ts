@@ -7,8 +7,13 @@ import { domainToASCII } from 'node:url';
 export type Embedding = 'IPv4-mapped' | 'IPv4-compatible' | 'IPv4-translated' | 'NAT64' | '6to4';
 
 export type ParsedAddress =
-  | { family: 4; value: number; text: string }
+  | { family: 4; value: number }
   | { family: 6; value: bigint; text: string; embedded?: { kind: Embedding; value: number } };
+
+/** The address as it is dialled and shown: dotted decimal, or the IPv6 text given (no brackets, no zone). */
+export function addressText(a: ParsedAddress): string {
+  return a.family === 4 ? formatIPv4(a.value) : a.text;
+}
 
 const MAX_IPV4 = 0xffffffff;
 
@@ -42,35 +47,32 @@ function ipv4Number(s: string, from: number, to: number): number {
 
 /**
  * The IPv4 address `host` spells, as an unsigned 32-bit number, or undefined when it spells none (a DNS name, or a
- * string that neither the URL parser nor inet_aton reads as an address).
+ * string that neither the URL parser nor inet_aton reads as an address). One pass, no allocation: it runs on every
+ * probe target at admission.
  */
 export function parseIPv4(host: string): number | undefined {
   let end = host.length;
-  if (end === 0) return undefined;
   // A trailing dot is dropped, as the URL parser does ("1.2.3.4." is 1.2.3.4).
-  if (host.charCodeAt(end - 1) === 46) end--;
+  if (end > 0 && host.charCodeAt(end - 1) === 46) end--;
   if (end === 0) return undefined;
-  const parts: number[] = [];
+  let value = 0; // the parts before the last, 0-255 each
+  let count = 0;
   let start = 0;
   for (let i = 0; i <= end; i++) {
-    if (i === end || host.charCodeAt(i) === 46) {
-      if (parts.length === 4) return undefined;
-      const n = ipv4Number(host, start, i);
-      if (n < 0) return undefined;
-      parts.push(n);
-      start = i + 1;
+    if (i < end && host.charCodeAt(i) !== 46) continue;
+    const n = ipv4Number(host, start, i);
+    if (n < 0) return undefined;
+    if (i === end) {
+      // The last part fills the bytes the others left: a.b.c is a.b.(c as 16 bits), one number is all 32.
+      const room = 2 ** (8 * (4 - count));
+      return n < room ? value * room + n : undefined;
     }
+    if (count === 3 || n > 255) return undefined;
+    value = value * 256 + n;
+    count++;
+    start = i + 1;
   }
-  const last = parts.length - 1;
-  let value = 0;
-  for (let i = 0; i < last; i++) {
-    const p = parts[i] as number;
-    if (p > 255) return undefined;
-    value += p * 2 ** (8 * (3 - i));
-  }
-  const tail = parts[last] as number;
-  if (tail >= 2 ** (8 * (4 - last))) return undefined;
-  return value + tail;
+  return undefined;
 }
 
 export function formatIPv4(n: number): string {
@@ -153,17 +155,10 @@ export function embeddedIPv4(v: bigint): { kind: Embedding; value: number } | un
 
 /**
  * The address `host` spells, in any form a socket, a resolver or a URL accepts, or undefined for a DNS name (which
- * only resolution can turn into an address). `text` is the canonical spelling: dotted decimal, or the IPv6 text as
- * given without brackets or zone.
+ * only resolution can turn into an address). `addressText` gives its canonical text.
  */
 export function parseAddress(host: string): ParsedAddress | undefined {
-  let h = host;
-  // Non-ASCII digits (full-width and the like) become ASCII as the URL parser's domain-to-ASCII step does.
-  // eslint-disable-next-line no-control-regex
-  if (/[^\x00-\x7f]/.test(h)) {
-    h = domainToASCII(h);
-    if (h === '') return undefined;
-  }
+  const h = host;
   if (h.includes(':')) {
     const v = parseIPv6(h);
     if (v === undefined) return undefined;
@@ -173,6 +168,12 @@ export function parseAddress(host: string): ParsedAddress | undefined {
     const embedded = embeddedIPv4(v);
     return embedded === undefined ? { family: 6, value: v, text } : { family: 6, value: v, text, embedded };
   }
-  const v4 = parseIPv4(h);
-  return v4 === undefined ? undefined : { family: 4, value: v4, text: formatIPv4(v4) };
+  let v4 = parseIPv4(h);
+  // Non-ASCII digits (full-width and the like) become ASCII as the URL parser's domain-to-ASCII step does.
+  // eslint-disable-next-line no-control-regex
+  if (v4 === undefined && /[^\x00-\x7f]/.test(h)) {
+    const ascii = domainToASCII(h);
+    if (ascii !== '' && !ascii.includes(':')) v4 = parseIPv4(ascii);
+  }
+  return v4 === undefined ? undefined : { family: 4, value: v4 };
 }

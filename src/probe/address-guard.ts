@@ -3,6 +3,7 @@
 // only on node:dns and the shared policy.
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import {
+  addressText,
   checkAddress,
   deniedBecause,
   DEFAULT_DENY_CIDRS,
@@ -81,7 +82,7 @@ export class AddressGuard {
     const v = checkAddress(h, this.list);
     if (!v.allowed) throw new AddressDeniedError(h, h, v);
     // IPv6 keeps its zone (fe80::1%eth0 is not denied by a custom list that allows it); IPv4 is dialled dotted.
-    return address.family === 4 ? address.text : h;
+    return address.family === 4 ? addressText(address) : h;
   }
 
   /** A `lookup` for net/tls/http sockets that resolves as usual and then refuses denied addresses. */

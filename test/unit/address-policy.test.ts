@@ -164,8 +164,8 @@ describe('the webhook judges addresses through the schema library', () => {
 
   it('/validate denies a probe host that spells the metadata address in hexadecimal', () => {
     const res = validate(review(cluster({ livenessProbe: { tcpSocket: { host: '0xa9fea9fe', port: 80 } } })), options);
-    expect(res.response.allowed).to.equal(false);
-    expect(res.response.status?.message).to.equal(
+    expect(res.response?.allowed).to.equal(false);
+    expect(res.response?.status?.message).to.equal(
       'Cluster "member-addr" is invalid: spec.livenessProbe.tcpSocket.host: Forbidden: 0xa9fea9fe (169.254.169.254) is in the denied address range 169.254.0.0/16; probes may not target it',
     );
   });
@@ -173,9 +173,9 @@ describe('the webhook judges addresses through the schema library', () => {
   it('/mutate denies a legacy url aimed at the metadata service instead of migrating it', () => {
     const obj = cluster({}, { [LEGACY]: JSON.stringify({ url: 'http://2852039166/latest/meta-data' }) });
     const res = mutate(review(obj), options);
-    expect(res.response.allowed).to.equal(false);
-    expect(res.response.patch).to.equal(undefined);
-    expect(res.response.status?.message).to.equal(
+    expect(res.response?.allowed).to.equal(false);
+    expect(res.response?.patch).to.equal(undefined);
+    expect(res.response?.status?.message).to.equal(
       `Cluster "member-addr" is invalid: metadata.annotations[${LEGACY}].url: Forbidden: 169.254.169.254 (the host of the url) is in the denied address range 169.254.0.0/16; probes may not target it`,
     );
   });
@@ -185,7 +185,7 @@ describe('the webhook judges addresses through the schema library', () => {
       probeLocation: 'field',
       denyHosts: [],
     });
-    expect(res.response.status?.message).to.equal(
+    expect(res.response?.status?.message).to.equal(
       `Cluster "member-addr" is invalid: spec.livenessProbe.tcpSocket.host: Forbidden: 0 (0.0.0.0) is the unspecified address, which connects to the prober's own host; probes may not target it`,
     );
   });
