@@ -86,8 +86,11 @@ export async function makeControlPlanePki(): Promise<ControlPlanePki> {
   };
 }
 
-/** A serving certificate for 127.0.0.1 and localhost signed by `ca` (Karmada's aggregated apiserver, its webhook). */
-export async function signServingPair(ca: KeyPair, commonName: string): Promise<KeyPair> {
+/**
+ * A serving certificate for 127.0.0.1, localhost and `dnsNames` signed by `ca` (Karmada's aggregated apiserver, whose
+ * certificate the aggregator checks against `<service>.<namespace>.svc`; karmada-webhook).
+ */
+export async function signServingPair(ca: KeyPair, commonName: string, dnsNames: string[] = []): Promise<KeyPair> {
   const pair = await generate([{ name: 'commonName', value: commonName }], {
     algorithm: ALGORITHM,
     ca: { key: ca.key, cert: ca.cert },
@@ -99,6 +102,7 @@ export async function signServingPair(ca: KeyPair, commonName: string): Promise<
         name: 'subjectAltName',
         altNames: [
           { type: 2, value: 'localhost' },
+          ...dnsNames.map((value) => ({ type: 2, value })),
           { type: 7, ip: '127.0.0.1' },
         ],
       },

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startKarmada, nodeStatusPatch, type KarmadaControlPlane } from './karmada.js';
+import { asList, startKarmada, nodeStatusPatch, type KarmadaControlPlane } from './karmada.js';
 import { packageRoot } from './package-root.js';
 import { controlPlaneBinaries, describeProcess, upMatch } from './playground.js';
 import { runCommand } from './run-command.js';
@@ -85,7 +85,7 @@ function sampleWorkload(name: string, members: string[]): string {
       },
     },
   };
-  return `${JSON.stringify(policy, null, 2)}\n---\n${JSON.stringify(deployment, null, 2)}\n`;
+  return asList([policy, deployment]);
 }
 
 function record(karmada: KarmadaControlPlane, startedAt: string, webhookUrl?: string): PlaygroundState {

@@ -128,6 +128,11 @@ async function mustKubectl(cp: ControlPlane, args: string[], input?: string, tim
 
 const b64 = (text: string): string => Buffer.from(text).toString('base64');
 
+/** Several objects as one JSON document kubectl applies (JSON input is one document: no `---` between objects). */
+export function asList(items: readonly unknown[]): string {
+  return `${JSON.stringify({ apiVersion: 'v1', kind: 'List', items }, null, 2)}\n`;
+}
+
 function nodeManifest(name: string): string {
   return JSON.stringify({
     apiVersion: 'v1',
@@ -215,7 +220,7 @@ export function joinManifests(member: { name: string; url: string; token: string
       secretRef: { namespace: MEMBER_SECRET_NAMESPACE, name: member.name },
     },
   };
-  return `${JSON.stringify(secret)}\n---\n${JSON.stringify(cluster)}\n`;
+  return asList([secret, cluster]);
 }
 
 export async function startKarmada(options: KarmadaStartOptions = {}): Promise<KarmadaControlPlane> {
@@ -297,7 +302,9 @@ export async function startKarmada(options: KarmadaStartOptions = {}): Promise<K
 
     // karmada-aggregated-apiserver: the same etcd and prefix as karmada-apiserver (as in Karmada's own install).
     const aggregatedPort = await freePort();
-    const aggregatedServing = await signServingPair(componentsCa, 'karmada-aggregated-apiserver');
+    const aggregatedServing = await signServingPair(componentsCa, 'karmada-aggregated-apiserver', [
+      `karmada-aggregated-apiserver.${KARMADA_SYSTEM_NAMESPACE}.svc`,
+    ]);
     const aggregatedBinary = admission ? 'karmada-aggregated-apiserver-admission' : 'karmada-aggregated-apiserver';
     log(`starting ${aggregatedBinary} on https://127.0.0.1:${aggregatedPort}`);
     const aggregated = adopt(
@@ -345,13 +352,19 @@ export async function startKarmada(options: KarmadaStartOptions = {}): Promise<K
         },
       },
     ];
-    await mustKubectl(host, ['apply', '-f', '-'], apiService.map((o) => JSON.stringify(o)).join('\n---\n'));
+    await mustKubectl(host, ['apply', '-f', '-'], asList(apiService));
     await mustKubectl(
       host,
       ['wait', '--for=condition=Available', '--timeout=60s', `apiservice/${KARMADA_CLUSTER_APISERVICE}`],
       undefined,
       90_000,
     );
+    // Available is not yet discoverable: kube-apiserver's aggregated discovery picks the group up a moment later, and
+    // kubectl caches discovery per server. Wait until a fresh discovery (which also refreshes that cache) lists it.
+    await waitFor('cluster.karmada.io in discovery', deadline(), [aggregated], async () => {
+      const out = await host.kubectl(['api-resources', '--api-group=cluster.karmada.io', '-o', 'name']);
+      return out.code === 0 && out.stdout.split('\n').includes('clusters.cluster.karmada.io');
+    });
 
     // karmada-webhook: without it bindings miss their permanent-id labels.
     const webhookPort = await freePort();
@@ -378,7 +391,8 @@ export async function startKarmada(options: KarmadaStartOptions = {}): Promise<K
       ),
     );
     await waitFor('karmada-webhook /readyz', deadline(), [webhook], async () => {
-      const res = await httpsGet({ port: webhookPort, path: '/readyz', ca: componentsCa.cert, timeoutMs: 3_000 });
+      // karmada-webhook serves its readiness under /readyz/ (a subtree), as Karmada's own readinessProbe calls it.
+      const res = await httpsGet({ port: webhookPort, path: '/readyz/', ca: componentsCa.cert, timeoutMs: 3_000 });
       return res.status === 200;
     });
     const webhookConfig = readFileSync(join(binDir, 'artifacts', 'webhook-configuration.yaml'), 'utf8')

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient, type KubeApi } from '../../src/reconciler/index.js';
 import type { Cluster } from '../../src/schema/index.js';
-import { startKarmada, type KarmadaControlPlane } from '../../src/dev/karmada.js';
+import { asList, startKarmada, type KarmadaControlPlane } from '../../src/dev/karmada.js';
 import { runCli, WebhookProcess, type CliInvocation } from '../../src/dev/webhook-process.js';
 import { assertNotKarmadaControlPlane, KarmadaControlPlaneError } from '../../src/webhook/index.js';
 import { parseMetric, sleep, startReconciler, waitFor, type ReconcilerProcess } from './support/reconciler-env.js';
@@ -96,7 +96,7 @@ describe('Karmada v1.18.2 control plane (e2e)', function () {
         placement: { clusterAffinity: { clusterNames: karmada!.members.map((m) => m.name) } },
       },
     };
-    await k(['apply', '-f', '-'], `${JSON.stringify(policy)}\n---\n${JSON.stringify(deployment)}\n`);
+    await k(['apply', '-f', '-'], asList([policy, deployment]));
   };
   const writes = async (): Promise<number> => reconciler!.metric('cluster_probe_reconciler_writes_total');
 
