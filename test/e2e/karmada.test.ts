@@ -3,7 +3,9 @@
 // kube-apiservers joined as Push Clusters whose Nodes' Ready condition the tests flip. The member whose nodes are all
 // NotReady stays Ready for Karmada (its /readyz answers OK); our reconciler marks it, and karmada-scheduler obeys.
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { httpsGet } from '../../src/dev/loopback.js';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient, type KubeApi } from '../../src/reconciler/index.js';
 import type { Cluster } from '../../src/schema/index.js';
@@ -343,10 +345,16 @@ async function startWebhook(karmada: KarmadaControlPlane): Promise<WebhookProces
   return webhook;
 }
 
+/** Admission requests the webhook has answered, from its /metrics over TLS with its own CA. */
 async function webhookRequests(webhook: WebhookProcess): Promise<number> {
-  const res = await fetch(`${webhook.url}/metrics`).catch(() => undefined);
-  if (res === undefined) return Number.NaN;
-  return parseMetric(await res.text(), 'cluster_probe_webhook_requests_total');
+  const res = await httpsGet({
+    port: Number(new URL(webhook.url).port),
+    path: '/metrics',
+    ca: readFileSync(webhook.caFile, 'utf8'),
+    timeoutMs: 5_000,
+  });
+  if (res.status !== 200) throw new Error(`webhook /metrics answered ${res.status}`);
+  return parseMetric(res.body, 'cluster_probe_webhook_requests_total');
 }
 
 describe('stock Karmada: no admission for Cluster writes (e2e)', function () {
@@ -375,8 +383,7 @@ describe('stock Karmada: no admission for Cluster writes (e2e)', function () {
     expect(stored.metadata?.annotations?.[LEGACY_ANNOTATION]).to.equal(LEGACY);
     expect(stored.metadata?.annotations?.[PROBE_ANNOTATION]).to.equal(undefined);
     // The webhook answers the apiserver for what karmada-apiserver serves itself, never for a Cluster.
-    const text = await (await fetch(`${webhook!.url}/metrics`)).text();
-    expect(parseMetric(text, 'cluster_probe_webhook_requests_total')).to.equal(0);
+    expect(await webhookRequests(webhook!)).to.equal(0);
   });
 
   it('migrate --in-cluster moves the legacy annotation of live Clusters (dry run first, then for real, then nothing)', async function () {
