@@ -45,7 +45,10 @@ async function serveWithSmallHeap(certDir: string): Promise<Served> {
   child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start within 30 s: ${stderr}`)), 30_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL'); // never leave a server behind when the test gives up on it
+      reject(new Error(`serve did not start within 30 s: ${stderr}`));
+    }, 30_000);
     createInterface({ input: child.stdout! }).on('line', (line) => {
       if (!line.includes('"webhook listening"')) return;
       const entry = JSON.parse(line) as { url: string };
