@@ -102,7 +102,7 @@ export async function signServingPair(ca: KeyPair, commonName: string, dnsNames:
         name: 'subjectAltName',
         altNames: [
           { type: 2, value: 'localhost' },
-          ...dnsNames.map((value) => ({ type: 2, value })),
+          ...dnsNames.map((value) => ({ type: 2 as const, value })),
           { type: 7, ip: '127.0.0.1' },
         ],
       },

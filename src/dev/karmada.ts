@@ -238,7 +238,9 @@ export async function startKarmada(options: KarmadaStartOptions = {}): Promise<K
   ]);
   const frontProxyClient = await signClientPair(frontProxyCa, 'front-proxy-client');
   // Files the apiservers need before they start (front-proxy pair, member token files); removed by stop().
-  const staging = mkdtempSync(join(options.parentDir ?? tmpdir(), 'cluster-probe-karmada-staging-'));
+  const parentDir = options.parentDir ?? tmpdir();
+  mkdirSync(parentDir, { recursive: true });
+  const staging = mkdtempSync(join(parentDir, 'cluster-probe-karmada-staging-'));
   const stage = (file: string, content: string): string => {
     const path = join(staging, file);
     writeFileSync(path, content, { mode: 0o600 });
