@@ -38,7 +38,7 @@ function needsMigration(object: Record<string, unknown>, location: ProbeLocation
 
 export function mutate(
   review: AdmissionReviewRequest,
-  options: Pick<WebhookOptions, 'probeLocation'> = DEFAULT_WEBHOOK_OPTIONS,
+  options: Pick<WebhookOptions, 'probeLocation'> & Partial<Pick<WebhookOptions, 'denyHosts'>> = DEFAULT_WEBHOOK_OPTIONS,
 ): AdmissionReview {
   const request = review.request;
   const checked = clusterObjectOf(review);
@@ -48,7 +48,12 @@ export function mutate(
   let migrated: { object: unknown; warnings: string[] } = { object, warnings: [] };
   if (needsMigration(object, options.probeLocation)) {
     try {
-      migrated = migrateCluster(object, { probeLocation: options.probeLocation, computePatch: false });
+      // The legacy url is checked against the same deny list as every probe host (--deny-cidr), not the default.
+      migrated = migrateCluster(object, {
+        probeLocation: options.probeLocation,
+        computePatch: false,
+        ...(options.denyHosts !== undefined ? { denyHosts: options.denyHosts } : {}),
+      });
     } catch (err) {
       if (err instanceof MigrationError) return answer(review, invalidResponse(requestName(request), err.errors));
       throw err;
