@@ -228,6 +228,24 @@ describe('Karmada v1.18.2 control plane (e2e)', function () {
     await k(['delete', 'cluster', 'bad-port', '--wait=false']);
   });
 
+  it("trusts the member's CA from spec.secretRef for a legacy url aimed at the member's own endpoint", async function () {
+    const member = karmada!.members[0]!;
+    const legacy = JSON.stringify({ url: `${member.controlPlane.url}/readyz` });
+    const applied = await karmada!.kubectl(['apply', '-f', '-'], {
+      input: extraCluster(karmada!, 'legacy-endpoint', { [LEGACY_ANNOTATION]: legacy }),
+    });
+    expect(applied.code, applied.stderr).to.equal(0);
+    const c = await waitFor('legacy-endpoint Healthy', 60_000, async () => {
+      const got = await getCluster('legacy-endpoint');
+      const status = condition(got, 'Healthy')?.status;
+      return status === 'True' || status === 'False' ? got : undefined;
+    });
+    // Without the Secret's caBundle this is `x509: certificate signed by unknown authority` and a taint.
+    expect(condition(c, 'Healthy')?.status, condition(c, 'Healthy')?.message).to.equal('True');
+    expect(hasTaint(c)).to.equal(false);
+    await k(['delete', 'cluster', 'legacy-endpoint', '--wait=false']);
+  });
+
   it('drops or refuses spec.livenessProbe: the aggregated apiserver has no such field', async function () {
     const patched = await karmada!.kubectl([
       'patch',
