@@ -2,10 +2,13 @@
 import { generateApiReference } from './api-reference.js';
 import { generateCrd } from './crd.js';
 import { generateTypes } from './types.js';
+import { generateDefaultingValidators, generateValidators } from './validators.js';
 
 export function generatedFiles(): Record<string, string> {
   return {
     'src/schema/generated/types.ts': generateTypes(),
+    'src/schema/generated/validators.ts': generateValidators(),
+    'src/schema/generated/defaulting-validators.ts': generateDefaultingValidators(),
     'manifests/crd/cluster.karmada.io_clusters.yaml': generateCrd(),
     'docs/api-reference.md': generateApiReference(),
   };

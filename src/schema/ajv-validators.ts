@@ -1,17 +1,17 @@
-// The ajv validators, compiled once at import from schemas/, and the translation of ajv's errors into
-// Kubernetes field errors (the wording the apiserver uses for a CRD's OpenAPI schema). x-kubernetes-* keys are
-// given meaning here explicitly: int-or-string and list-type map are checked; the others are declared as annotations.
-// Pure: no I/O.
-import { _, Ajv, type ErrorObject, type KeywordCxt, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+// The schema validators, compiled from schemas/ at build time (`npm run generate` writes ajv's standalone code into
+// src/schema/generated/; scripts/generate/validators.ts holds the ajv configuration and our x-kubernetes-* keywords),
+// and the translation of ajv's errors into Kubernetes field errors (the wording the apiserver uses for a CRD's OpenAPI
+// schema). Importing this compiles nothing and loads no ajv. Pure: no I/O.
+import type { ErrorObject } from 'ajv';
 import { FieldPath, fieldErrors, type FieldError } from './field-error.js';
-import { clusterSchema, healthCheckerAnnotationSchema, livenessProbeSchema } from './schemas.js';
+import * as defaulting from './generated/defaulting-validators.js';
+import * as strict from './generated/validators.js';
 
-// ajv-formats is CommonJS with a default export; under NodeNext the callable sits on `.default` or on the module.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (
-  ajv: Ajv,
-  formats: string[],
-) => Ajv;
+/** A compiled schema check: true when `data` satisfies the schema, else false with the reasons in `errors`. */
+export interface CompiledValidator {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
 
 function jsonType(value: unknown): string {
   if (value === null) return 'null';
@@ -20,90 +20,18 @@ function jsonType(value: unknown): string {
   return typeof value;
 }
 
-/** Unicode code points in `s` (a surrogate pair is one). */
-function codePoints(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
-    n++;
-  }
-  return n;
-}
-
-function buildAjv(useDefaults: boolean): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: true, useDefaults, allowUnionTypes: false, messages: false });
-  addFormats(ajv, ['date-time']);
-  ajv.addFormat('int32', { type: 'number', validate: (n: number) => n >= -2147483648 && n <= 2147483647 });
-  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
-  // maxLength counts code points, as kube-apiserver counts runes; ajv's own counts every string character by
-  // character, which cost bench/schema more than the rest of the schema. A string is never longer in code points than
-  // in UTF-16 units, so only one over the limit in units is counted.
-  ajv.removeKeyword('maxLength');
-  ajv.addKeyword({
-    keyword: 'maxLength',
-    type: 'string',
-    schemaType: 'number',
-    error: { message: 'too long', params: ({ schemaCode }) => _`{limit: ${schemaCode}}` },
-    code(cxt: KeywordCxt) {
-      const count = cxt.gen.scopeValue('func', { ref: codePoints });
-      cxt.fail(_`${cxt.data}.length > ${cxt.schemaCode} && ${count}(${cxt.data}) > ${cxt.schemaCode}`);
-    },
-  });
-  ajv.addKeyword({
-    keyword: 'x-kubernetes-int-or-string',
-    schemaType: 'boolean',
-    errors: true,
-    validate: function intOrString(enabled: boolean, data: unknown): boolean {
-      return !enabled || typeof data === 'string' || (typeof data === 'number' && Number.isInteger(data));
-    },
-  });
-  ajv.addKeyword({
-    keyword: 'x-kubernetes-list-map-keys',
-    type: 'array',
-    schemaType: 'array',
-    errors: true,
-    // A list-type map must not hold two items with the same keys (the apiserver reports a Duplicate value).
-    validate: function listMapKeys(keys: string[], data: unknown[]): boolean {
-      const seen = new Set<string>();
-      for (const item of data) {
-        if (item === null || typeof item !== 'object') continue;
-        const id = JSON.stringify(keys.map((k) => (item as Record<string, unknown>)[k]));
-        if (seen.has(id)) return false;
-        seen.add(id);
-      }
-      return true;
-    },
-  });
-  // Annotations for the apiserver that have no check of their own in ajv: preserve-unknown-fields is ajv's default
-  // behaviour without additionalProperties, list-type atomic/set/map only tells server-side apply how to merge, and
-  // the CEL rules of x-kubernetes-validations are implemented as code in cluster-rules.ts and probe-rules.ts.
-  ajv.addKeyword({ keyword: 'x-kubernetes-preserve-unknown-fields', schemaType: 'boolean' });
-  ajv.addKeyword({ keyword: 'x-kubernetes-list-type', schemaType: 'string' });
-  ajv.addKeyword({ keyword: 'x-kubernetes-validations', schemaType: 'array' });
-  ajv.addSchema([livenessProbeSchema, healthCheckerAnnotationSchema, clusterSchema] as object[]);
-  return ajv;
-}
-
-const strictAjv = buildAjv(false);
-const defaultingAjv = buildAjv(true);
-
-function compiled(ajv: Ajv, id: string): ValidateFunction {
-  const fn = ajv.getSchema(id);
-  if (fn === undefined) throw new Error(`schema ${id} did not compile`);
-  return fn;
-}
+// The generated code is untyped JavaScript; its functions have exactly this shape.
+const typed = (fn: unknown): CompiledValidator => fn as CompiledValidator;
 
 export const rawValidators = {
-  cluster: compiled(strictAjv, 'cluster.schema.json'),
-  livenessProbe: compiled(strictAjv, 'liveness-probe.schema.json'),
-  healthChecker: compiled(strictAjv, 'health-checker-annotation.schema.json'),
+  cluster: typed(strict.cluster),
+  livenessProbe: typed(strict.livenessProbe),
+  healthChecker: typed(strict.healthChecker),
 };
 
 /** Validators that also insert the schema's `default`s into the data they check (ajv `useDefaults`). */
 export const defaultingValidators = {
-  cluster: compiled(defaultingAjv, 'cluster.schema.json'),
-  livenessProbe: compiled(defaultingAjv, 'liveness-probe.schema.json'),
+  livenessProbe: typed(defaulting.livenessProbe),
 };
 
 /** `/spec/taints/0/key` -> `spec.taints[0].key`, relative to `base`. */
@@ -197,6 +125,6 @@ export function translateAjvErrors(errors: readonly ErrorObject[], data: unknown
 }
 
 /** Runs a compiled validator and returns its errors as field errors under `base`. */
-export function schemaErrors(fn: ValidateFunction, data: unknown, base: FieldPath): FieldError[] {
+export function schemaErrors(fn: CompiledValidator, data: unknown, base: FieldPath): FieldError[] {
   return fn(data) ? [] : translateAjvErrors(fn.errors ?? [], data, base);
 }
