@@ -1,5 +1,6 @@
 // Karmada's own Cluster rules (pkg/apis/cluster/validation) that JSON Schema cannot say, with Karmada's wording:
-// the name, apiEndpoint, secret references, proxyURL, zone vs zones, taints and resource models.
+// the name, apiEndpoint, secret references, proxyURL, provider/region/zone/zones as label values, taints and
+// resource models. test/oracle judges them with Karmada's code; docs/validation.md lists where they differ on purpose.
 // Runs on untrusted input after the schema check, so it never assumes a type. Pure: no I/O.
 import { append, FieldPath, fieldErrors, type FieldError } from './field-error.js';
 import { isDNS1123Label, isQualifiedName, isValidLabelValue } from './k8s-names.js';
@@ -8,16 +9,38 @@ import { MAX_INT64_NANO, parseQuantity, QUANTITY_ERROR } from './quantity.js';
 
 const CLUSTER_NAME_MAX = 48;
 const ENDPOINT_FORM = '; desired format: hostname, hostname:port, IP or IP:port';
-const RESOURCE_NAMES = ['cpu', 'ephemeral-storage', 'memory', 'storage'];
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Karmada's ValidateClusterName; Go's len() counts UTF-8 bytes. */
+function clusterNameProblems(name: string): string[] {
+  if (name.length > CLUSTER_NAME_MAX || Buffer.byteLength(name, 'utf8') > CLUSTER_NAME_MAX)
+    return [`must be no more than ${CLUSTER_NAME_MAX} characters`];
+  return isDNS1123Label(name);
+}
 
 export function clusterNameErrors(name: unknown, path: FieldPath): FieldError[] {
   if (name === undefined || name === '') return [fieldErrors.required(path, 'name or generateName is required')];
   if (typeof name !== 'string') return [];
-  if (name.length > CLUSTER_NAME_MAX)
-    return [fieldErrors.invalid(path, name, `must be no more than ${CLUSTER_NAME_MAX} characters`)];
-  return isDNS1123Label(name).map((m) => fieldErrors.invalid(path, name, m));
+  return clusterNameProblems(name).map((m) => fieldErrors.invalid(path, name, m));
+}
+
+/**
+ * metadata.name and metadata.generateName as Karmada's ValidateCluster checks them: ValidateObjectMeta with
+ * ValidateClusterName for both, which ignores the prefix flag, so a generateName such as `member-` is refused.
+ */
+function metadataNameErrors(meta: Record<string, unknown>): FieldError[] {
+  const { name, generateName } = meta;
+  const hasGenerateName = typeof generateName === 'string' && generateName !== '';
+  if ((name === undefined || name === null || name === '') && !hasGenerateName)
+    return [fieldErrors.required(METADATA_NAME, 'name or generateName is required')];
+  const errors: FieldError[] = [];
+  if (hasGenerateName)
+    for (const m of clusterNameProblems(generateName))
+      errors.push(fieldErrors.invalid(METADATA_GENERATE_NAME, generateName, m));
+  if (typeof name === 'string' && name !== '')
+    for (const m of clusterNameProblems(name)) errors.push(fieldErrors.invalid(METADATA_NAME, name, m));
+  return errors;
 }
 
 export interface ParsedEndpoint {
@@ -26,22 +49,64 @@ export interface ParsedEndpoint {
   errors: FieldError[];
 }
 
-/** Karmada's ValidateClusterAPIEndpoint, on WHATWG URL parsing with Go's url.Parse outcomes for scheme-less input. */
-export function parseApiEndpoint(endpoint: string, path: FieldPath): ParsedEndpoint {
-  if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(endpoint)) {
-    const firstSegment = endpoint.split('/')[0] ?? '';
-    if (firstSegment.includes(':'))
-      return {
-        errors: [
-          fieldErrors.invalid(
-            path,
-            endpoint,
-            `apiEndpoint must be a valid URL: parse ${JSON.stringify(endpoint)}: first path segment in URL cannot contain colon${ENDPOINT_FORM}`,
-          ),
-        ],
-      };
-    return { errors: [fieldErrors.invalid(path, '', `host must be provided${ENDPOINT_FORM}`)] };
+/** Go's stringContainsCTLByte: a byte below 0x20, or 0x7f. */
+function hasControlCharacter(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return true;
   }
+  return false;
+}
+
+const validOptionalPort = (colonPort: string): boolean => colonPort === '' || /^:[0-9]*$/.test(colonPort);
+
+/**
+ * What Go's url.Parse makes of `raw`, as far as Karmada's checks need it: the error it returns (the text after
+ * `parse "<raw>": `), else whether it has a scheme and its Host (with the port, "" when there is no authority).
+ * The checks are Go's net/url parse, getScheme, parseAuthority and parseHost, in their order.
+ */
+export function goURLParse(raw: string): { problem: string } | { scheme: string; host: string } {
+  if (hasControlCharacter(raw)) return { problem: 'net/url: invalid control character in URL' };
+  const withoutFragment = raw.split('#', 1)[0] ?? '';
+  if (withoutFragment.startsWith(':')) return { problem: 'missing protocol scheme' };
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*(?=:)/.exec(withoutFragment)?.[0] ?? '';
+  let rest = scheme === '' ? withoutFragment : withoutFragment.slice(scheme.length + 1);
+  rest =
+    rest.endsWith('?') && rest.indexOf('?') === rest.length - 1 ? rest.slice(0, -1) : (rest.split('?', 1)[0] ?? '');
+  if (!rest.startsWith('/')) {
+    if (scheme === '' && (rest.split('/', 1)[0] ?? '').includes(':'))
+      return { problem: 'first path segment in URL cannot contain colon' };
+    return { scheme, host: '' };
+  }
+  if ((scheme === '' && rest.startsWith('///')) || !rest.startsWith('//')) return { scheme, host: '' };
+  const authority = rest.slice(2).split('/', 1)[0] ?? '';
+  const host = authority.slice(authority.lastIndexOf('@') + 1);
+  if (host.startsWith('[')) {
+    const close = host.lastIndexOf(']');
+    if (close < 0) return { problem: "missing ']' in host" };
+    const colonPort = host.slice(close + 1);
+    if (!validOptionalPort(colonPort)) return { problem: `invalid port ${JSON.stringify(colonPort)} after host` };
+  } else if (host.includes(':')) {
+    const colonPort = host.slice(host.lastIndexOf(':'));
+    if (!validOptionalPort(colonPort)) return { problem: `invalid port ${JSON.stringify(colonPort)} after host` };
+  }
+  return { scheme, host };
+}
+
+/** Karmada's ValidateClusterAPIEndpoint: Go's url.Parse outcomes where WHATWG URL parsing cannot give them. */
+export function parseApiEndpoint(endpoint: string, path: FieldPath): ParsedEndpoint {
+  const go = goURLParse(endpoint);
+  if ('problem' in go)
+    return {
+      errors: [
+        fieldErrors.invalid(
+          path,
+          endpoint,
+          `apiEndpoint must be a valid URL: parse ${JSON.stringify(endpoint)}: ${go.problem}${ENDPOINT_FORM}`,
+        ),
+      ],
+    };
+  if (go.host === '') return { errors: [fieldErrors.invalid(path, '', `host must be provided${ENDPOINT_FORM}`)] };
   let u: URL;
   try {
     u = new URL(endpoint);
@@ -83,8 +148,18 @@ function secretRefErrors(ref: unknown, path: FieldPath): FieldError[] {
   return errors;
 }
 
+/** Karmada's ValidateClusterProxyURL, whose parse errors say "apiEndpoint" too. */
 function proxyURLErrors(proxyURL: string, path: FieldPath): FieldError[] {
-  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(proxyURL)?.[1]?.toLowerCase() ?? '';
+  const go = goURLParse(proxyURL);
+  if ('problem' in go)
+    return [
+      fieldErrors.invalid(
+        path,
+        proxyURL,
+        `apiEndpoint must be a valid URL: parse ${JSON.stringify(proxyURL)}: ${go.problem}`,
+      ),
+    ];
+  const scheme = go.scheme.toLowerCase();
   if (scheme === 'http' || scheme === 'https' || scheme === 'socks5') return [];
   return [
     fieldErrors.invalid(path, proxyURL, `unsupported scheme ${JSON.stringify(scheme)}, must be http, https, or socks5`),
@@ -100,8 +175,18 @@ function repeatsEarlierTaint(taints: unknown[], i: number, t: Record<string, unk
   return false;
 }
 
-export function taintErrors(taints: unknown[], path: FieldPath): FieldError[] {
+/** A taint as Go's encoding/json renders a corev1.Taint: key, value, effect, timeAdded; empty ones left out. */
+function taintAsGoShowsIt(t: Record<string, unknown>): Record<string, unknown> {
+  const shown: Record<string, unknown> = {};
+  for (const k of ['key', 'value', 'effect', 'timeAdded'])
+    if (t[k] !== undefined && t[k] !== '' && t[k] !== null) shown[k] = t[k];
+  return shown;
+}
+
+/** Karmada's ValidateClusterTaints (lifted from Kubernetes' validateNodeTaints). */
+export function taintErrors(taints: unknown[], path: FieldPath): TaintRuleResult {
   const errors: FieldError[] = [];
+  let supersedes: Set<string> | undefined;
   for (let i = 0; i < taints.length; i++) {
     const t = taints[i];
     if (!isObject(t)) continue;
@@ -111,13 +196,31 @@ export function taintErrors(taints: unknown[], path: FieldPath): FieldError[] {
       const msgs = isValidLabelValue(t.value);
       if (msgs.length > 0) errors.push(fieldErrors.invalid(path.index(i).child('value'), t.value, msgs.join(';')));
     }
-    if (repeatsEarlierTaint(taints, i, t)) {
-      const shown: Record<string, unknown> = { key: t.key, effect: t.effect };
-      if (t.value !== undefined) shown.value = t.value;
-      errors.push(fieldErrors.duplicate(path.index(i), shown, 'taints must be unique by key and effect pair'));
+    // An empty effect is an unset one to Kubernetes: Required, not the schema's Unsupported value.
+    if (t.effect === '') {
+      const effect = path.index(i).child('effect');
+      errors.push(fieldErrors.required(effect));
+      (supersedes ??= new Set()).add(String(effect));
     }
+    if (repeatsEarlierTaint(taints, i, t))
+      errors.push(
+        fieldErrors.duplicate(path.index(i), taintAsGoShowsIt(t), 'taints must be unique by key and effect pair'),
+      );
   }
-  return errors;
+  return supersedes === undefined ? { errors } : { errors, supersedes };
+}
+
+export interface TaintRuleResult {
+  errors: FieldError[];
+  /** Fields whose schema errors these rules replace with Kubernetes' own. */
+  supersedes?: Set<string>;
+}
+
+/** Karmada's validateClusterSpecForFieldSelector: label values, joined with "; " as Karmada joins them. */
+function labelValueErrors(value: unknown, path: FieldPath, errors: FieldError[]): void {
+  if (typeof value !== 'string') return;
+  const msgs = isValidLabelValue(value);
+  if (msgs.length > 0) errors.push(fieldErrors.invalid(path, value, msgs.join('; ')));
 }
 
 /**
@@ -134,7 +237,7 @@ function resourceModelsPlainlyValid(models: unknown[]): boolean {
     if (prev !== undefined && prev.length !== ranges.length) return false;
     for (let j = 0; j < ranges.length; j++) {
       const r = ranges[j];
-      if (!isObject(r) || typeof r.name !== 'string' || !RESOURCE_NAMES.includes(r.name)) return false;
+      if (!isObject(r) || typeof r.name !== 'string') return false;
       const min = parseQuantity(r.min);
       const max = parseQuantity(r.max);
       if (min === undefined || max === undefined || max <= min) return false;
@@ -197,10 +300,6 @@ export function resourceModelErrors(models: unknown[], path: FieldPath): FieldEr
     ranges.forEach((r, j) => {
       if (!isObject(r)) return;
       const p = rp.index(j);
-      if (typeof r.name === 'string' && !RESOURCE_NAMES.includes(r.name)) {
-        errors.push(fieldErrors.notSupported(p.child('name'), r.name, RESOURCE_NAMES));
-        return;
-      }
       const min = parseQuantity(r.min);
       const max = parseQuantity(r.max);
       if (min === undefined && r.min !== undefined)
@@ -243,6 +342,11 @@ export function resourceModelErrors(models: unknown[], path: FieldPath): FieldEr
 
 const SPEC = FieldPath.root('spec');
 const METADATA_NAME = FieldPath.root('metadata').child('name');
+const METADATA_GENERATE_NAME = FieldPath.root('metadata').child('generateName');
+const SPEC_PROVIDER = SPEC.child('provider');
+const SPEC_REGION = SPEC.child('region');
+const SPEC_ZONE = SPEC.child('zone');
+const SPEC_ZONES = SPEC.child('zones');
 const SPEC_SECRET_REF = SPEC.child('secretRef');
 const SPEC_IMPERSONATOR_SECRET_REF = SPEC.child('impersonatorSecretRef');
 const SPEC_TAINTS = SPEC.child('taints');
@@ -255,13 +359,15 @@ export interface ClusterRuleResult {
   warnings: string[];
   /** The host of spec.apiEndpoint, for probes that name none. */
   apiEndpointHost?: string;
+  /** Fields whose schema errors these rules replace with Karmada's own (an empty taint effect). */
+  supersedes?: Set<string>;
 }
 
 export function clusterRules(obj: Record<string, unknown>): ClusterRuleResult {
   const errors: FieldError[] = [];
   const warnings: string[] = [];
   const meta = isObject(obj.metadata) ? obj.metadata : {};
-  append(errors, clusterNameErrors(meta.name ?? (meta.generateName === undefined ? undefined : 'x'), METADATA_NAME));
+  append(errors, metadataNameErrors(meta));
   const spec = obj.spec;
   if (!isObject(spec)) return { errors, warnings };
   const sp = SPEC;
@@ -275,16 +381,31 @@ export function clusterRules(obj: Record<string, unknown>): ClusterRuleResult {
   append(errors, secretRefErrors(spec.impersonatorSecretRef, SPEC_IMPERSONATOR_SECRET_REF));
   if (typeof spec.proxyURL === 'string' && spec.proxyURL !== '')
     append(errors, proxyURLErrors(spec.proxyURL, sp.child('proxyURL')));
+  labelValueErrors(spec.provider, SPEC_PROVIDER, errors);
+  labelValueErrors(spec.region, SPEC_REGION, errors);
+  // As Karmada: with both zone and zones set, their values are not checked; zone alone is; else every zone.
   if (spec.zone !== undefined && spec.zones !== undefined)
     errors.push(
       fieldErrors.forbidden(
-        sp.child('zones'),
+        SPEC_ZONES,
         'may not be set together with spec.zone (deprecated); move the zone into zones',
       ),
     );
-  else if (typeof spec.zone === 'string' && spec.zone !== '') warnings.push('spec.zone is deprecated; use spec.zones');
-  if (Array.isArray(spec.taints)) append(errors, taintErrors(spec.taints, SPEC_TAINTS));
+  else if (typeof spec.zone === 'string' && spec.zone !== '') {
+    labelValueErrors(spec.zone, SPEC_ZONE, errors);
+    warnings.push('spec.zone is deprecated; use spec.zones');
+  } else if (Array.isArray(spec.zones))
+    for (let i = 0; i < spec.zones.length; i++) labelValueErrors(spec.zones[i], SPEC_ZONES.index(i), errors);
+  let supersedes: Set<string> | undefined;
+  if (Array.isArray(spec.taints)) {
+    const taints = taintErrors(spec.taints, SPEC_TAINTS);
+    append(errors, taints.errors);
+    supersedes = taints.supersedes;
+  }
   if (Array.isArray(spec.resourceModels))
     append(errors, resourceModelErrors(spec.resourceModels, SPEC_RESOURCE_MODELS));
-  return apiEndpointHost === undefined ? { errors, warnings } : { errors, warnings, apiEndpointHost };
+  const result: ClusterRuleResult = { errors, warnings };
+  if (apiEndpointHost !== undefined) result.apiEndpointHost = apiEndpointHost;
+  if (supersedes !== undefined) result.supersedes = supersedes;
+  return result;
 }

@@ -1,4 +1,6 @@
-// Kubernetes' name, label, port and header rules (apimachinery's util/validation), with its exact messages.
+// Kubernetes' name, label, port and header rules, with its exact messages: apimachinery v0.35's util/validation
+// (DNS labels and subdomains, ports, header names: lengths in "characters") and api/validate/content (label keys
+// and values: lengths in "bytes"). Lengths are Go's len(), UTF-8 bytes. test/oracle checks the words against that code.
 // Each check returns the list of problems as strings; callers attach them to a field path.
 // Pure: no I/O.
 import { isIP } from 'node:net';
@@ -28,11 +30,19 @@ export function regexError(msg: string, fmt: string, ...examples: string[]): str
 }
 
 export const maxLenError = (n: number): string => `must be no more than ${n} characters`;
+/** The same limit as api/validate/content words it (label keys and values). */
+const maxBytesError = (n: number): string => `must be no more than ${n} bytes`;
+
+/** Go's len(value) > limit: UTF-8 bytes, counted only when the UTF-16 length cannot decide. */
+function longerThan(value: string, limit: number): boolean {
+  if (value.length > limit) return true;
+  return value.length * 3 > limit && Buffer.byteLength(value, 'utf8') > limit;
+}
 export const inclusiveRangeError = (lo: number, hi: number): string => `must be between ${lo} and ${hi}, inclusive`;
 
 function isDNS1123LabelUncached(value: string): string[] {
   const errs: string[] = [];
-  if (value.length > 63) errs.push(maxLenError(63));
+  if (longerThan(value, 63)) errs.push(maxLenError(63));
   if (!dns1123Label.test(value)) {
     if (dns1123Subdomain.test(value)) errs.push('must not contain dots');
     else
@@ -48,9 +58,9 @@ function isDNS1123LabelUncached(value: string): string[] {
   return errs;
 }
 
-function isDNS1123SubdomainUncached(value: string): string[] {
+function dns1123SubdomainErrors(value: string, tooLong: (n: number) => string): string[] {
   const errs: string[] = [];
-  if (value.length > 253) errs.push(maxLenError(253));
+  if (longerThan(value, 253)) errs.push(tooLong(253));
   if (!dns1123Subdomain.test(value))
     errs.push(
       regexError(
@@ -61,6 +71,8 @@ function isDNS1123SubdomainUncached(value: string): string[] {
     );
   return errs;
 }
+
+const isDNS1123SubdomainUncached = (value: string): string[] => dns1123SubdomainErrors(value, maxLenError);
 
 const QUALIFIED_NAME_MSG =
   "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
@@ -75,14 +87,14 @@ function isQualifiedNameUncached(value: string): string[] {
     const prefix = parts[0] ?? '';
     name = parts[1] ?? '';
     if (prefix.length === 0) errs.push('prefix part must be non-empty');
-    else errs.push(...isDNS1123Subdomain(prefix).map((m) => `prefix part ${m}`));
+    else errs.push(...dns1123SubdomainErrors(prefix, maxBytesError).map((m) => `prefix part ${m}`));
   } else {
     return [
-      `a qualified name ${regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+      `a valid label key ${regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
     ];
   }
   if (name.length === 0) errs.push('name part must be non-empty');
-  else if (name.length > 63) errs.push(`name part ${maxLenError(63)}`);
+  else if (longerThan(name, 63)) errs.push(`name part ${maxBytesError(63)}`);
   if (!qualifiedName.test(name))
     errs.push(`name part ${regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')}`);
   return errs;
@@ -90,7 +102,7 @@ function isQualifiedNameUncached(value: string): string[] {
 
 function isValidLabelValueUncached(value: string): string[] {
   const errs: string[] = [];
-  if (value.length > 63) errs.push(maxLenError(63));
+  if (longerThan(value, 63)) errs.push(maxBytesError(63));
   if (!labelValue.test(value))
     errs.push(
       regexError(
@@ -111,7 +123,7 @@ export function isValidPortNum(port: number): string[] {
 /** An IANA service name as Kubernetes accepts it for a named port. */
 function isValidPortNameUncached(port: string): string[] {
   const errs: string[] = [];
-  if (port.length > 15) errs.push(maxLenError(15));
+  if (longerThan(port, 15)) errs.push(maxLenError(15));
   if (!/^[-a-z0-9]+$/.test(port)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
   if (!/[a-z]/.test(port)) errs.push('must contain at least one letter (a-z)');
   if (port.includes('--')) errs.push('must not contain consecutive hyphens');
@@ -122,7 +134,13 @@ function isValidPortNameUncached(port: string): string[] {
 function isHTTPHeaderNameUncached(value: string): string[] {
   return httpHeaderName.test(value)
     ? []
-    : [regexError("a valid HTTP header must consist of alphanumerics or '-'", HTTP_HEADER_NAME_FMT, 'X-Header-Name')];
+    : [
+        regexError(
+          "a valid HTTP header must consist of alphanumeric characters or '-'",
+          HTTP_HEADER_NAME_FMT,
+          'X-Header-Name',
+        ),
+      ];
 }
 
 /** A probe host: an IP address, or a DNS-1123 subdomain (the kubelet dials whatever it is given; we are stricter). */

@@ -86,8 +86,10 @@ export function validateCluster(obj: unknown, options: ValidateOptions = {}): Va
     errors.push(fieldErrors.notSupported('apiVersion', obj.apiVersion, [API_VERSION]));
   if (obj.kind !== undefined && obj.kind !== KIND) errors.push(fieldErrors.notSupported('kind', obj.kind, [KIND]));
 
-  append(errors, schemaErrors(rawValidators.cluster, obj, ROOT));
+  const schema = schemaErrors(rawValidators.cluster, obj, ROOT);
   const cluster = clusterRules(obj);
+  if (cluster.supersedes === undefined) append(errors, schema);
+  else for (const e of schema) if (!cluster.supersedes.has(e.field)) errors.push(e);
   append(errors, cluster.errors);
   append(warnings, cluster.warnings);
 

@@ -40,7 +40,7 @@ const LABEL_REGEX =
 const SUBDOMAIN_REGEX =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const HEADER_REGEX =
-  "a valid HTTP header must consist of alphanumerics or '-' (e.g. 'X-Header-Name', regex used for validation is '[-A-Za-z0-9]+')";
+  "a valid HTTP header must consist of alphanumeric characters or '-' (e.g. 'X-Header-Name', regex used for validation is '[-A-Za-z0-9]+')";
 const QUALIFIED_NAME_REGEX =
   "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 const LABEL_VALUE_REGEX =
@@ -267,7 +267,7 @@ const cases: Case[] = [
       ],
     }),
     errors: [
-      'spec.taints[1]: Duplicate value: {"key":"a","effect":"NoSchedule","value":"b"}: taints must be unique by key and effect pair',
+      'spec.taints[1]: Duplicate value: {"key":"a","value":"b","effect":"NoSchedule"}: taints must be unique by key and effect pair',
     ],
   },
   {
@@ -317,11 +317,9 @@ const cases: Case[] = [
     ],
   },
   {
-    name: 'a resource model with an unsupported resource',
-    obj: spec({ resourceModels: [{ grade: 0, ranges: [{ name: 'gpu', min: '0', max: '1' }] }] }),
-    errors: [
-      'spec.resourceModels[0].ranges[0].name: Unsupported value: "gpu": supported values: "cpu", "ephemeral-storage", "memory", "storage"',
-    ],
+    name: 'a resource model of any resource, as Karmada models GPUs',
+    obj: spec({ resourceModels: [{ grade: 0, ranges: [{ name: 'gpu', min: '0', max: '9223372036854775807' }] }] }),
+    errors: [],
   },
   {
     name: 'a resource model whose max is not above min',
