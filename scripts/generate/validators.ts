@@ -1,7 +1,7 @@
 // Generates src/schema/generated/validators.ts and defaulting-validators.ts: ajv's standalone code for schemas/, so the
 // schema library validates without compiling anything at start-up. Here is the one ajv configuration of the project
-// (options, formats, our keywords); the generated code calls src/schema/ajv-runtime.ts, which holds the formats and the
-// helpers the keywords need, through an `import * as runtime`.
+// (options, formats, our keywords). Each generated module exports one function that takes src/schema/ajv-runtime.ts
+// (the formats and the helpers our keywords call) and returns the validators: the generated code imports nothing.
 import { _, Ajv, Name, stringify, type KeywordCxt } from 'ajv';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { codePoints, formats, isIntOrString, listMapKeysUnique } from '../../src/schema/ajv-runtime.js';
@@ -11,7 +11,7 @@ import { clusterSchema, healthCheckerAnnotationSchema, livenessProbeSchema } fro
 const standaloneCode = ((standaloneCodeModule as unknown as { default?: unknown }).default ??
   standaloneCodeModule) as unknown as (ajv: Ajv, refs: Record<string, string>) => string;
 
-/** The generated module's name for ajv-runtime.ts: every value the code needs at run time is reached through it. */
+/** The generated code's name for ajv-runtime.ts: every value the code needs at run time is reached through it. */
 const RUNTIME = 'runtime';
 
 /** A value of ajv-runtime.ts, named in the generated code by its export (`runtime.codePoints`). */
@@ -30,7 +30,7 @@ export function buildAjv(useDefaults: boolean): Ajv {
     useDefaults,
     allowUnionTypes: false,
     messages: false,
-    code: { source: true, esm: true, lines: true, formats: _`${new Name(RUNTIME)}.formats` },
+    code: { source: true, lines: true, formats: _`${new Name(RUNTIME)}.formats` },
   });
   for (const [name, format] of Object.entries(formats)) ajv.addFormat(name, format as never);
   // maxLength counts code points, as kube-apiserver counts runes; ajv's own counts every string character by
@@ -85,32 +85,33 @@ export const VALIDATOR_EXPORTS = {
   defaulting: { livenessProbe: 'liveness-probe.schema.json' },
 } as const;
 
-function header(what: string): string {
-  return `// Generated from schemas/ by \`npm run generate\` (scripts/generate/validators.ts). Do not edit: change the schema
-// or the generator and regenerate. ${what}
-// ajv's standalone code: plain JavaScript, not type-checked; src/schema/ajv-validators.ts gives it its types.
-// @ts-nocheck
-import * as ${RUNTIME} from '../ajv-runtime.js';
-`;
-}
-
-function moduleCode(useDefaults: boolean): string {
+/** A module exporting `validators(runtime)`, which returns ajv's standalone validators (CommonJS-style `exports`). */
+function moduleCode(useDefaults: boolean, what: string): string {
   const ajv = buildAjv(useDefaults);
   const code = standaloneCode(ajv, { ...VALIDATOR_EXPORTS[useDefaults ? 'defaulting' : 'strict'] });
   // Everything the code needs comes through `runtime`; a require() would mean a value without our `code` (it would
   // fail in an ES module, and would load ajv at run time).
   if (/\brequire\(/.test(code)) throw new Error('generated validators call require(); give the value a runtime code');
-  // "use strict" is the default of an ES module; dropped so the imports can come first.
-  return `${code.replace(/^"use strict";\n/, '')}\n`;
+  // "use strict" is the default of an ES module.
+  const body = code.replace(/^"use strict";\n/, '');
+  return `// Generated from schemas/ by \`npm run generate\` (scripts/generate/validators.ts). Do not edit: change the schema
+// or the generator and regenerate. ${what}
+// ajv's standalone code: plain JavaScript, not type-checked; src/schema/ajv-validators.ts gives it its types.
+// @ts-nocheck
+
+/** The validators by name; \`${RUNTIME}\` is src/schema/ajv-runtime.ts. The code imports nothing. */
+export function validators(${RUNTIME}) {
+const exports = {};
+${body}
+return exports;
+}
+`;
 }
 
 export function generateValidators(): string {
-  return header('The validators, checking only.') + moduleCode(false);
+  return moduleCode(false, 'The validators, checking only.');
 }
 
 export function generateDefaultingValidators(): string {
-  return (
-    header("The validators that insert the schema's `default`s into what they check (ajv useDefaults).") +
-    moduleCode(true)
-  );
+  return moduleCode(true, "The validators that insert the schema's `default`s into what they check (ajv useDefaults).");
 }

@@ -3,9 +3,10 @@
 // and the translation of ajv's errors into Kubernetes field errors (the wording the apiserver uses for a CRD's OpenAPI
 // schema). Importing this compiles nothing and loads no ajv. Pure: no I/O.
 import type { ErrorObject } from 'ajv';
+import * as runtime from './ajv-runtime.js';
 import { FieldPath, fieldErrors, type FieldError } from './field-error.js';
-import * as defaulting from './generated/defaulting-validators.js';
-import * as strict from './generated/validators.js';
+import { validators as defaultingValidatorsOf } from './generated/defaulting-validators.js';
+import { validators as strictValidatorsOf } from './generated/validators.js';
 
 /** A compiled schema check: true when `data` satisfies the schema, else false with the reasons in `errors`. */
 export interface CompiledValidator {
@@ -20,18 +21,20 @@ function jsonType(value: unknown): string {
   return typeof value;
 }
 
-// The generated code is untyped JavaScript; its functions have exactly this shape.
-const typed = (fn: unknown): CompiledValidator => fn as CompiledValidator;
+// The generated code is untyped JavaScript; its functions have exactly this shape (their names: VALIDATOR_EXPORTS in
+// scripts/generate/validators.ts).
+const strict = strictValidatorsOf(runtime) as Record<'cluster' | 'livenessProbe' | 'healthChecker', CompiledValidator>;
+const defaulting = defaultingValidatorsOf(runtime) as Record<'livenessProbe', CompiledValidator>;
 
 export const rawValidators = {
-  cluster: typed(strict.cluster),
-  livenessProbe: typed(strict.livenessProbe),
-  healthChecker: typed(strict.healthChecker),
+  cluster: strict.cluster,
+  livenessProbe: strict.livenessProbe,
+  healthChecker: strict.healthChecker,
 };
 
 /** Validators that also insert the schema's `default`s into the data they check (ajv `useDefaults`). */
 export const defaultingValidators = {
-  livenessProbe: typed(defaulting.livenessProbe),
+  livenessProbe: defaulting.livenessProbe,
 };
 
 /** `/spec/taints/0/key` -> `spec.taints[0].key`, relative to `base`. */
