@@ -1,9 +1,9 @@
 // `cluster-probe certs`: makes (or reuses) a SHA-256 CA in --out and a serving certificate it signs, with the SANs
 // asked for. Defaults cover the in-cluster Service names and localhost, so the same files work in a pod and on a laptop.
+// The certificate maker is loaded when the command runs, not when it is registered.
 import { Command, InvalidArgumentError } from 'commander';
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { makeCertificates, serviceDnsNames } from '../certs/index.js';
 
 interface CertsFlags {
   out: string;
@@ -62,6 +62,7 @@ export function register(program: Command): void {
       365,
     )
     .action(async (flags: CertsFlags) => {
+      const { makeCertificates, serviceDnsNames } = await import('../certs/index.js');
       const [namespace = '', name = ''] = flags.service.split('/');
       const dnsNames = flags.dns ?? [...serviceDnsNames(namespace, name), 'localhost'];
       const ipAddresses = flags.ip ?? (flags.dns ? [] : ['127.0.0.1', '::1']);

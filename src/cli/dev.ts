@@ -1,9 +1,7 @@
 // `cluster-probe dev up|down|nodes`: a local playground for trying the project with kubectl: a real Karmada with
 // members (`--karmada`), or a kube-apiserver serving Cluster from our CRD; and its clean-up. Thin: flags and exit
-// codes; the work is in src/dev/playground.ts and src/dev/karmada-playground.ts.
+// codes; the work is in src/dev/playground.ts and src/dev/karmada-playground.ts, loaded when a subcommand runs.
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { devDown, devUp } from '../dev/playground.js';
-import { devNodes, devUpKarmada } from '../dev/karmada-playground.js';
 import { statePath } from '../dev/state.js';
 
 interface UpFlags {
@@ -92,9 +90,11 @@ Examples:
             '--probe-location field cannot work with --karmada: karmada-aggregated-apiserver drops spec.livenessProbe',
           );
         }
+        const { devUpKarmada } = await import('../dev/karmada-playground.js');
         process.exitCode = await devUpKarmada({ members: flags.members, admission: flags.admission });
         return;
       }
+      const { devUp } = await import('../dev/playground.js');
       process.exitCode = await devUp({
         probeLocation: flags.probeLocation,
         ...(flags.port !== undefined ? { port: flags.port } : {}),
@@ -117,6 +117,7 @@ The same with kubectl: kubectl --kubeconfig MEMBER-KUBECONFIG patch node NODE --
   -p '{"status":{"conditions":[{"type":"Ready","status":"False","reason":"KubeletNotReady"}]}}'`,
     )
     .action(async (member: string, flags: { ready: boolean }) => {
+      const { devNodes } = await import('../dev/karmada-playground.js');
       process.exitCode = await devNodes(member, flags.ready, (line) =>
         process.stderr.write(`cluster-probe dev: ${line}\n`),
       );
@@ -132,6 +133,7 @@ Example:
   $ cluster-probe dev down`,
     )
     .action(async () => {
+      const { devDown } = await import('../dev/playground.js');
       await devDown();
       process.exitCode = 0;
     });

@@ -1,5 +1,8 @@
 // The `cluster-probe` command line: one command a file in src/cli, wired here with commander.
 // Each command module exports `register(program)`; actions report their outcome through process.exitCode.
+// A command module imports statically only what its flags and help need; its action imports the modules that do the
+// work (the webhook's server, the Kubernetes client, the probe engine, the playground), so `--help` and a `validate`
+// of one file load none of them (test/integration/cli/startup-imports.test.ts, bench/startup).
 import { Command, CommanderError } from 'commander';
 import { register as registerValidate } from './validate.js';
 import { register as registerMigrate } from './migrate.js';

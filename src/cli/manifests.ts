@@ -7,18 +7,18 @@ import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { X509Certificate } from 'node:crypto';
+// The renderer and the guard, not the webhook's index: this command never loads the webhook's server.
 import {
-  assertNotKarmadaControlPlane,
   CRD_PATH,
   CRD_SERVED_OVERLAY,
   DEFAULT_MANIFEST_OPTIONS,
-  KarmadaControlPlaneError,
   MANIFEST_PARTS,
   renderManifests,
   renderManifestStream,
   type ManifestOptions,
   type ManifestPart,
-} from '../webhook/index.js';
+} from '../webhook/manifests.js';
+import { assertNotKarmadaControlPlane, KarmadaControlPlaneError } from '../webhook/karmada-guard.js';
 import type { ProbeLocation } from '../schema/index.js';
 import { packageRoot } from '../dev/package-root.js';
 import { collectCidr } from './cidr-option.js';

@@ -5,9 +5,8 @@
 // file atomically with its mode, owner and symlink kept (file-replace.ts).
 // Exit 0 done (or nothing to do), 1 some Cluster cannot be migrated or some file cannot be written (each left
 // untouched, the others done), 2 unreadable or unparsable input.
+// --in-cluster's Kubernetes client (src/reconciler) is loaded only for --in-cluster: migrating files never needs it.
 import { isDeepStrictEqual } from 'node:util';
-import { KubeClient, loadKubeConfig } from '../reconciler/index.js';
-import { migrateInCluster, summaryLine } from './migrate-in-cluster.js';
 import { Command, Option } from 'commander';
 import { parseAllDocuments, type Document } from 'yaml';
 import {
@@ -231,6 +230,10 @@ async function runInCluster(paths: readonly string[], opts: MigrateFlags): Promi
     say('--in-cluster takes no files, --write or --defaults (the live objects are patched; the webhook defaults)');
     return 2;
   }
+  const [{ KubeClient, loadKubeConfig }, { migrateInCluster, summaryLine }] = await Promise.all([
+    import('../reconciler/index.js'),
+    import('./migrate-in-cluster.js'),
+  ]);
   let api;
   try {
     api = new KubeClient(loadKubeConfig(opts.kubeconfig));

@@ -1,15 +1,11 @@
 // `cluster-probe probe`: runs a Cluster's liveness probe (or an httpGet of a URL) once, now, and reports it as text or
 // JSON; exit 0 success, 1 failure, 2 configuration or usage error. Reads the Cluster as the reconciler does
-// (src/reconciler's probe source) and probes with src/probe; talks to no Kubernetes API.
+// (src/reconciler's probe source) and probes with src/probe; talks to no Kubernetes API. The probe engine and the probe
+// source are loaded when the command runs, not when it is registered.
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import {
-  runProbe,
-  type LivenessProbe as ProbeLivenessProbe,
-  type ProbeContext,
-  type ProbeResult,
-} from '../probe/index.js';
-import { probeSourceOf } from '../reconciler/index.js';
+import type { LivenessProbe as ProbeLivenessProbe, ProbeContext, ProbeResult } from '../probe/index.js';
+import type { probeSourceOf as ProbeSourceOf } from '../reconciler/probe-source.js';
 import { InputError, objectsOf, parseSource } from './documents.js';
 import { LEGACY_ANNOTATION, PROBE_ANNOTATION, validateProbe, type Cluster } from '../schema/index.js';
 
@@ -73,7 +69,7 @@ function fromUrl(text: string): Loaded {
   };
 }
 
-function fromCluster(path: string, io: Io): Loaded {
+function fromCluster(path: string, io: Io, probeSourceOf: typeof ProbeSourceOf): Loaded {
   let text: string;
   try {
     text = io.readFile(path);
@@ -154,7 +150,11 @@ export async function probeCommand(opts: ProbeCommandOptions, io: Io = defaultIo
       throw new UsageError(`-o/--output: "${format}" is not supported; use text or json`);
     if ((opts.file === undefined) === (opts.url === undefined))
       throw new UsageError('give exactly one of -f/--file CLUSTER.yaml or --url URL');
-    const loaded = opts.url !== undefined ? fromUrl(opts.url) : fromCluster(opts.file!, io);
+    const [{ runProbe }, { probeSourceOf }] = await Promise.all([
+      import('../probe/index.js'),
+      import('../reconciler/probe-source.js'),
+    ]);
+    const loaded = opts.url !== undefined ? fromUrl(opts.url) : fromCluster(opts.file!, io, probeSourceOf);
     const probe: ProbeLivenessProbe = { ...loaded.probe };
     if (opts.timeout !== undefined) {
       const t = Number(opts.timeout);

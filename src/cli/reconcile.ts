@@ -1,19 +1,13 @@
 // `cluster-probe reconcile`: probes every Cluster (or one, in Pull mode) and writes the Healthy condition, Events and
 // the unhealthy taint; serves /healthz, /readyz, /metrics over plain HTTP; stops cleanly on SIGTERM/SIGINT (workers
-// stopped, lease released, exit 0). Thin: flags in, Reconciler from src/reconciler out.
+// stopped, lease released, exit 0). Thin: flags in, Reconciler from src/reconciler out. The reconciler (and its
+// Kubernetes client) and the logger are loaded when the command runs, not when it is registered.
 import { hostname } from 'node:os';
-import { DEFAULT_DENY_LIST } from '../probe/index.js';
+import { DEFAULT_DENY_LIST } from '../probe/address-guard.js';
 import { collectCidr } from './cidr-option.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { pino, type Logger } from 'pino';
-import {
-  Reconciler,
-  TAINT_EFFECTS,
-  createMetrics,
-  loadKubeConfig,
-  startHealthServer,
-  type TaintEffectOption,
-} from '../reconciler/index.js';
+import type { Logger } from 'pino';
+import { TAINT_EFFECTS, type TaintEffectOption } from '../reconciler/desired-state.js';
 
 interface ReconcileFlags {
   kubeconfig?: string;
@@ -96,7 +90,8 @@ Examples:
   cluster-probe reconcile --kubeconfig /etc/karmada/config/karmada.config --cluster-name member1
 `;
 
-function createLogger(level: string): Logger {
+async function createLogger(level: string): Promise<Logger> {
+  const { pino } = await import('pino');
   return pino({
     level,
     base: { component: 'cluster-probe-reconciler' },
@@ -107,11 +102,14 @@ function createLogger(level: string): Logger {
 }
 
 async function runReconcile(flags: ReconcileFlags): Promise<void> {
-  const log = createLogger(flags.logLevel);
   if ((flags.shardIndex === undefined) !== (flags.shardCount === undefined))
     throw new InvalidArgumentError('--shard-index and --shard-count go together');
   if (flags.shardIndex !== undefined && flags.shardCount !== undefined && flags.shardIndex >= flags.shardCount)
     throw new InvalidArgumentError(`--shard-index ${flags.shardIndex} must be below --shard-count ${flags.shardCount}`);
+  const [log, { Reconciler, createMetrics, loadKubeConfig, startHealthServer }] = await Promise.all([
+    createLogger(flags.logLevel),
+    import('../reconciler/index.js'),
+  ]);
   const identity = flags.identity ?? `${hostname()}_${process.pid}`;
   let kubeConfig;
   try {

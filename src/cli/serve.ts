@@ -1,11 +1,10 @@
 // `cluster-probe serve`: the admission webhook over HTTPS (POST /mutate, /validate; GET /healthz, /readyz, /metrics).
 // Thin: parses flags, optionally makes development certificates, starts WebhookServer, stops it on SIGTERM/SIGINT.
+// The server, the logger and the certificate maker are loaded when the command runs, not when it is registered.
 import { collectCidr } from './cidr-option.js';
 import { Command, Option, InvalidArgumentError } from 'commander';
-import { pino, type Logger } from 'pino';
-import { ensureCertificates } from '../certs/index.js';
-import { DEFAULT_DENY_CIDRS, WebhookServer } from '../webhook/index.js';
-import type { ProbeLocation } from '../schema/index.js';
+import type { Logger } from 'pino';
+import { DEFAULT_DENY_CIDRS, type ProbeLocation } from '../schema/index.js';
 
 interface ServeFlags {
   port: number;
@@ -35,7 +34,8 @@ function seconds(value: string): number {
   return n;
 }
 
-export function createLogger(level: string): Logger {
+export async function createLogger(level: string): Promise<Logger> {
+  const { pino } = await import('pino');
   return pino({
     level,
     base: { component: 'cluster-probe-webhook' },
@@ -77,7 +77,11 @@ export function register(program: Command): void {
     .option('--shutdown-delay <seconds>', 'on SIGTERM, keep serving (not ready) this long before closing', seconds, 2)
     .option('--cert-poll-interval <seconds>', 'how often to re-read the certificate files', seconds, 10)
     .action(async (flags: ServeFlags) => {
-      const logger = createLogger(flags.logLevel);
+      const [logger, { ensureCertificates }, { WebhookServer }] = await Promise.all([
+        createLogger(flags.logLevel),
+        import('../certs/index.js'),
+        import('../webhook/index.js'),
+      ]);
       if (flags.makeCerts) {
         const made = await ensureCertificates(flags.certDir, {
           dnsNames: ['localhost'],
