@@ -1,3 +1,5 @@
+// Builds helm from helm.sh/helm/v3 for the chart tests (scripts/build-helm.mjs; see docs/release.md).
+// A module of its own, with helm as its tool: helm's dependency set must not bend the control plane's.
 module karmada-cluster-probe/helm-cli
 
 go 1.26.0
