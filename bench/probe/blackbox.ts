@@ -1,34 +1,78 @@
-// The baseline: Prometheus' blackbox_exporter, built from its Go module into a cache outside the repo, started with an
-// http_2xx module and driven from Node at a fixed rate over keep-alive, its CPU read from /proc/<pid>/stat.
+// The baseline: Prometheus' blackbox_exporter at the version bench/probe/blackbox/go.mod pins, built from that module
+// into a cache outside the repo, started with an http_2xx module and driven from Node at a fixed rate over keep-alive,
+// its CPU read from /proc/<pid>/stat. Without it the bench has nothing to compare with, so a missing baseline is an
+// error, never a skip.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const CACHE_DIR = join(homedir(), '.cache', 'karmada-cluster-probe', 'bench');
 const MODULE_PATH = 'github.com/prometheus/blackbox_exporter';
+/** The Go module that pins the exporter and every module it builds from (go.mod, go.sum). */
+const MODULE_DIR = fileURLToPath(new URL('./blackbox/', import.meta.url));
+const PROGRESS_EVERY_MS = 30_000;
 
-/** The exporter binary: $BLACKBOX_EXPORTER, the cache, or `go install <module>@latest` into the cache. */
-export async function findOrBuildExporter(log: (line: string) => void): Promise<string | undefined> {
+/** The blackbox_exporter version bench/probe/blackbox/go.mod requires: the one place the baseline's version is set. */
+export function pinnedExporterVersion(): string {
+  const goMod = join(MODULE_DIR, 'go.mod');
+  const match = /^\s*github\.com\/prometheus\/blackbox_exporter\s+(v\S+)/m.exec(readFileSync(goMod, 'utf8'));
+  if (match?.[1] === undefined) throw new Error(`${goMod}: no requirement on ${MODULE_PATH}`);
+  return match[1];
+}
+
+/**
+ * The exporter binary: $BLACKBOX_EXPORTER, else the cache's build of the pinned version, else built into the cache
+ * now (`go build` in bench/probe/blackbox, -mod=readonly: nothing is resolved beyond go.sum). Throws, saying what to
+ * do, when there is none.
+ */
+export async function findOrBuildExporter(log: (line: string) => void): Promise<string> {
   const fromEnv = process.env.BLACKBOX_EXPORTER;
-  if (fromEnv !== undefined && existsSync(fromEnv)) return fromEnv;
-  const cached = join(CACHE_DIR, 'blackbox_exporter');
+  if (fromEnv !== undefined && fromEnv !== '') {
+    if (!existsSync(fromEnv)) throw new Error(`BLACKBOX_EXPORTER=${fromEnv}: no such file`);
+    return fromEnv;
+  }
+  const version = pinnedExporterVersion();
+  const cached = join(CACHE_DIR, `blackbox_exporter-${version}`);
   if (existsSync(cached)) return cached;
   mkdirSync(CACHE_DIR, { recursive: true });
-  log(`building blackbox_exporter: go install ${MODULE_PATH}@latest (into ${CACHE_DIR}; a few minutes)...`);
-  const ok = await new Promise<boolean>((resolve) =>
-    execFile(
-      'go',
-      ['install', `${MODULE_PATH}@latest`],
-      { env: { ...process.env, GOBIN: CACHE_DIR }, timeout: 10 * 60_000 },
-      (err, _out, stderr) => {
-        if (err) log(`go install failed: ${stderr.trim().split('\n').slice(-2).join(' ') || err.message}`);
-        resolve(err === null);
-      },
-    ),
+  const temp = `${cached}.${process.pid}.tmp`;
+  log(`building blackbox_exporter ${version} from bench/probe/blackbox/go.mod into ${cached} (once; a few minutes)...`);
+  const started = Date.now();
+  const progress = setInterval(
+    () => log(`still building blackbox_exporter ${version} (${Math.round((Date.now() - started) / 1000)} s)...`),
+    PROGRESS_EVERY_MS,
   );
-  return ok && existsSync(cached) ? cached : undefined;
+  try {
+    await new Promise<void>((resolve, reject) =>
+      execFile(
+        'go',
+        ['build', '-mod=readonly', '-trimpath', '-o', temp, MODULE_PATH],
+        { cwd: MODULE_DIR, timeout: 30 * 60_000, maxBuffer: 16 * 1024 * 1024 },
+        (err, _out, stderr) => {
+          if (err === null) return resolve();
+          const why = stderr.trim().split('\n').slice(-3).join(' ') || err.message;
+          reject(
+            new Error(
+              `the baseline cannot be built: go build of ${MODULE_PATH} ${version} in bench/probe/blackbox failed: ` +
+                `${why}. Put Go 1.26 or newer on PATH with the module proxy reachable, or set ` +
+                'BLACKBOX_EXPORTER=/path/to/blackbox_exporter (--skip-blackbox measures without the baseline).',
+            ),
+          );
+        },
+      ),
+    );
+  } catch (err) {
+    rmSync(temp, { force: true });
+    throw err;
+  } finally {
+    clearInterval(progress);
+  }
+  renameSync(temp, cached);
+  log(`built blackbox_exporter ${version} in ${Math.round((Date.now() - started) / 1000)} s`);
+  return cached;
 }
 
 export interface Exporter {

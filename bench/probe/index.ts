@@ -2,6 +2,8 @@
 // this engine's scheduler and then, in the same run, by Prometheus' blackbox_exporter at the same rate. Prints CPU per
 // 1,000 probes, RSS, p99 start lateness and the CPU ratio. Usage: npx tsx bench/probe/index.ts [--targets N]
 // [--seconds S] [--period P] [--quick] [--skip-blackbox]. Only 127.0.0.1 is touched; every loop ends by itself.
+// The baseline is pinned (bench/probe/blackbox/go.mod) and found or built before anything is measured; when it cannot
+// be had the bench fails, unless --skip-blackbox asks for our figures alone.
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
@@ -9,7 +11,13 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ProbeScheduler, runProbe, type LivenessProbe } from '../../src/probe/index.js';
-import { findOrBuildExporter, processCpuSeconds, processRss, startExporter } from './blackbox.js';
+import {
+  findOrBuildExporter,
+  pinnedExporterVersion,
+  processCpuSeconds,
+  processRss,
+  startExporter,
+} from './blackbox.js';
 import { mib, Reservoir } from './stats.js';
 
 const { values } = parseArgs({
@@ -188,19 +196,17 @@ async function main(): Promise<void> {
       .join(' ')} on ${cpus().length} CPUs`,
   );
   log(`${targets} targets, periodSeconds ${period} (${rate} probes/s), ${seconds} s per prober, ${portCount} ports`);
+  const binary = values['skip-blackbox'] ? undefined : await findOrBuildExporter(log);
+  if (binary === undefined) log('--skip-blackbox: no baseline, so no ratio to blackbox_exporter');
   const servers = await startTargets();
   try {
     log('probing with the karmada-cluster-probe scheduler...');
     const ours = await benchOurs(servers.ports);
     let baseline: BlackboxFigures | undefined;
-    if (!values['skip-blackbox']) {
-      const binary = await findOrBuildExporter(log);
-      if (binary === undefined) log('blackbox_exporter unavailable: baseline skipped (set BLACKBOX_EXPORTER=/path)');
-      else {
-        await sleep(2000);
-        log(`probing with blackbox_exporter (${binary})...`);
-        baseline = await benchBlackbox(binary, servers.ports);
-      }
+    if (binary !== undefined) {
+      await sleep(2000);
+      log(`probing with blackbox_exporter ${pinnedExporterVersion()} (${binary})...`);
+      baseline = await benchBlackbox(binary, servers.ports);
     }
     const lines = [
       '',
@@ -208,7 +214,7 @@ async function main(): Promise<void> {
       `  karmada-cluster-probe: ${ours.probes} probes (${ours.failures} not successful), CPU ${ours.cpuSeconds.toFixed(2)} s = ${ours.cpuPer1000.toFixed(3)} CPU-s per 1,000 probes, RSS peak ${mib(ours.rssPeak)}, start lateness p50 ${ours.lateP50.toFixed(1)} ms, p99 ${ours.lateP99.toFixed(1)} ms, max ${ours.lateMax.toFixed(1)} ms (after the first period: p99 ${ours.steadyLateP99.toFixed(1)} ms, max ${ours.steadyLateMax.toFixed(1)} ms)`,
       ...(baseline !== undefined
         ? [
-            `  blackbox_exporter:     ${baseline.probes} probes (${baseline.failures} not successful), CPU ${baseline.cpuSeconds.toFixed(2)} s = ${baseline.cpuPer1000.toFixed(3)} CPU-s per 1,000 probes, RSS peak ${mib(baseline.rssPeak)}`,
+            `  blackbox_exporter ${pinnedExporterVersion()}: ${baseline.probes} probes (${baseline.failures} not successful), CPU ${baseline.cpuSeconds.toFixed(2)} s = ${baseline.cpuPer1000.toFixed(3)} CPU-s per 1,000 probes, RSS peak ${mib(baseline.rssPeak)}`,
             `  CPU per probe, ours / blackbox_exporter: ${(ours.cpuPer1000 / baseline.cpuPer1000).toFixed(2)}x (goal <= 1.5x)`,
           ]
         : []),
@@ -218,10 +224,17 @@ async function main(): Promise<void> {
       `  goals: p99 lateness < 100 ms: ${ours.lateP99 < 100 ? 'met' : 'MISSED'}; RSS < 300 MB: ${ours.rssPeak < 300e6 ? 'met' : 'MISSED'}`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
-    process.stdout.write(`${JSON.stringify({ targets, period, seconds, rate, ours, blackbox: baseline ?? null })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ targets, period, seconds, rate, ours, blackbox: baseline === undefined ? null : { version: pinnedExporterVersion(), ...baseline } })}\n`,
+    );
   } finally {
     servers.stop();
   }
 }
 
-await main();
+try {
+  await main();
+} catch (err) {
+  log(`failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exitCode = 1;
+}
