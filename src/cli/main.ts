@@ -1,39 +1,46 @@
 // The `cluster-probe` command line: one command a file in src/cli, wired here with commander.
 // Each command module exports `register(program)`; actions report their outcome through process.exitCode.
 // A command module imports statically only what its flags and help need; its action imports the modules that do the
-// work (the webhook's server, the Kubernetes client, the probe engine, the playground), so `--help` and a `validate`
-// of one file load none of them (test/integration/cli/startup-imports.test.ts, bench/startup).
+// work (the webhook's server, the Kubernetes client, the probe engine, the playground), and only the command named on
+// the command line is loaded at all, so `--help` and a `validate` of one file load none of the others' work
+// (test/integration/cli/startup-imports.test.ts, bench/startup).
 import { Command, CommanderError } from 'commander';
-import { register as registerValidate } from './validate.js';
-import { register as registerMigrate } from './migrate.js';
-import { register as registerServe } from './serve.js';
-import { register as registerCerts } from './certs.js';
-import { register as registerManifests } from './manifests.js';
-import { register as registerProbe } from './probe.js';
-import { register as registerReconcile } from './reconcile.js';
-import { register as registerDev } from './dev.js';
 
-export function buildProgram(): Command {
+type CommandModule = { register: (program: Command) => void };
+
+/** Every command, in the order `--help` lists them, and the module that registers it. */
+const COMMANDS: readonly (readonly [string, () => Promise<CommandModule>])[] = [
+  ['validate', () => import('./validate.js')],
+  ['migrate', () => import('./migrate.js')],
+  ['serve', () => import('./serve.js')],
+  ['certs', () => import('./certs.js')],
+  ['manifests', () => import('./manifests.js')],
+  ['probe', () => import('./probe.js')],
+  ['reconcile', () => import('./reconcile.js')],
+  ['dev', () => import('./dev.js')],
+];
+
+/**
+ * The program, with the command `argv` (node's form: the command at index 2) names registered, or every command when
+ * it names none (no command, `--help`, `help`, a typo): running a command, or its `--help`, needs no other, and the
+ * listing and commander's suggestions come from all of them.
+ */
+export async function buildProgram(argv: readonly string[] = []): Promise<Command> {
   const program = new Command('cluster-probe')
     .description(
       'A real liveness probe for Karmada member clusters: validate, migrate, serve the webhook, probe, reconcile.',
     )
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
-  registerValidate(program);
-  registerMigrate(program);
-  registerServe(program);
-  registerCerts(program);
-  registerManifests(program);
-  registerProbe(program);
-  registerReconcile(program);
-  registerDev(program);
+  const named = COMMANDS.filter(([name]) => name === argv[2]);
+  const modules = await Promise.all((named.length > 0 ? named : COMMANDS).map(([, load]) => load()));
+  for (const module of modules) module.register(program);
   return program;
 }
 
 /** Runs the CLI and resolves to the process exit code (2 for usage errors, as for unreadable input). */
 export async function run(argv: string[]): Promise<number> {
-  const program = buildProgram();
+  const program = await buildProgram(argv);
   try {
     await program.parseAsync(argv);
   } catch (err) {
