@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { startControlPlane, type ControlPlane } from '../e2e/harness/controlplane.js';
-import { VALUE_SETS } from './value-sets.js';
+import { KUBECONFIG_FILE, VALUE_SETS } from './value-sets.js';
 import { chartDir, find, helm, NAMESPACE, removeHelmHome, render, type Obj } from './helm.js';
 
 const toYaml = (objects: Obj[]): string => objects.map((o) => stringify(o)).join('---\n');
@@ -55,6 +55,33 @@ describe('the Helm chart against a real kube-apiserver (server-side dry run)', f
     });
     expect(r.code).not.to.equal(0);
     expect(r.stderr).to.contain('unknown field "spec.template.spec.containers[0].readOnlyRootFileSystem"');
+  });
+
+  it('installs both Karmada halves with helm install --dry-run=server, whose notes give the next step', () => {
+    const install = (values: string[]) =>
+      helm([
+        'install',
+        'cluster-probe',
+        chartDir,
+        '--dry-run=server',
+        '--kubeconfig',
+        cp.kubeconfigPath,
+        '--namespace',
+        NAMESPACE,
+        ...values,
+      ]);
+    const karmada = install(VALUE_SETS['karmada-apiserver, ClusterTaintPolicy']!);
+    expect(karmada.code, karmada.stderr).to.equal(0);
+    expect(karmada.stdout).to.contain('No CRD: Karmada serves Cluster from karmada-aggregated-apiserver.');
+    expect(karmada.stdout).to.contain('install this chart again with --set target=host and the same values');
+    const host = install([
+      ...VALUE_SETS['host, webhook with a cluster-probe certs Secret']!,
+      '--set-file',
+      `karmadaKubeconfig.kubeconfig=${KUBECONFIG_FILE}`,
+    ]);
+    expect(host.code, host.stderr).to.equal(0);
+    expect(host.stdout).to.contain('It reads karmada-apiserver through Secret karmada-kubeconfig, key karmada.config.');
+    expect(host.stdout).to.contain('and the webhook (Service cluster-probe-webhook)');
   });
 
   it('installs target=crd-served here, and refuses it once cluster.karmada.io is served by an aggregated apiserver', async () => {
