@@ -26,21 +26,14 @@ export function clusterNameErrors(name: unknown, path: FieldPath): FieldError[] 
 }
 
 /**
- * metadata.name and metadata.generateName as Karmada's ValidateCluster checks them: ValidateObjectMeta with
- * ValidateClusterName for both, which ignores the prefix flag, so a generateName such as `member-` is refused.
+ * metadata.name as Karmada's ValidateCluster checks it. A generateName is a prefix: kube-apiserver serving the CRD
+ * appends to it, so `member-` is fine there (Karmada's ValidateObjectMeta call refuses it; see docs/validation.md).
  */
 function metadataNameErrors(meta: Record<string, unknown>): FieldError[] {
   const { name, generateName } = meta;
-  const hasGenerateName = typeof generateName === 'string' && generateName !== '';
-  if ((name === undefined || name === null || name === '') && !hasGenerateName)
-    return [fieldErrors.required(METADATA_NAME, 'name or generateName is required')];
-  const errors: FieldError[] = [];
-  if (hasGenerateName)
-    for (const m of clusterNameProblems(generateName))
-      errors.push(fieldErrors.invalid(METADATA_GENERATE_NAME, generateName, m));
-  if (typeof name === 'string' && name !== '')
-    for (const m of clusterNameProblems(name)) errors.push(fieldErrors.invalid(METADATA_NAME, name, m));
-  return errors;
+  if ((name === undefined || name === null || name === '') && typeof generateName === 'string' && generateName !== '')
+    return [];
+  return clusterNameErrors(name ?? undefined, METADATA_NAME);
 }
 
 export interface ParsedEndpoint {
@@ -342,7 +335,6 @@ export function resourceModelErrors(models: unknown[], path: FieldPath): FieldEr
 
 const SPEC = FieldPath.root('spec');
 const METADATA_NAME = FieldPath.root('metadata').child('name');
-const METADATA_GENERATE_NAME = FieldPath.root('metadata').child('generateName');
 const SPEC_PROVIDER = SPEC.child('provider');
 const SPEC_REGION = SPEC.child('region');
 const SPEC_ZONE = SPEC.child('zone');

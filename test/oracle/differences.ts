@@ -6,6 +6,8 @@
 export const REASONS = {
   'object-meta':
     'labels, annotations and the rest of ObjectMeta are checked by the apiserver that stores the Cluster, with the same apimachinery code; the library checks what Karmada adds to it (the cluster name)',
+  'generate-name-prefix':
+    'Karmada passes generateName to ValidateClusterName, which ignores the prefix flag, so `member-` is refused; the library takes it as the prefix it is, as kube-apiserver does for the CRD and the webhook fixtures expect',
   'missing-once':
     'Karmada reports a missing syncMode twice (Required, then Unsupported ""); the library once, as the CRD does',
   'endpoint-dialable':
@@ -59,6 +61,13 @@ const LABEL_KEY =
   "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 
 export const DIFFERENCES: Record<string, Difference> = {
+  'metadata.generateName "member-"': {
+    reason: 'generate-name-prefix',
+    oracle: [
+      `metadata.generateName: Invalid value: "member-": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end wi…`,
+    ],
+    library: [],
+  },
   'metadata.labels key with a space': {
     reason: 'object-meta',
     oracle: [`metadata.labels: Invalid value: "a b": ${LABEL_KEY}`],
