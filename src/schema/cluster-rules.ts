@@ -13,11 +13,13 @@ const ENDPOINT_FORM = '; desired format: hostname, hostname:port, IP or IP:port'
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Karmada's ValidateClusterName; Go's len() counts UTF-8 bytes. */
-function clusterNameProblems(name: string): string[] {
-  if (name.length > CLUSTER_NAME_MAX || Buffer.byteLength(name, 'utf8') > CLUSTER_NAME_MAX)
-    return [`must be no more than ${CLUSTER_NAME_MAX} characters`];
+const clusterNameProblems = memoize((name: string): string[] => {
+  const tooLong =
+    name.length > CLUSTER_NAME_MAX ||
+    (name.length * 3 > CLUSTER_NAME_MAX && Buffer.byteLength(name, 'utf8') > CLUSTER_NAME_MAX);
+  if (tooLong) return [`must be no more than ${CLUSTER_NAME_MAX} characters`];
   return isDNS1123Label(name);
-}
+});
 
 export function clusterNameErrors(name: unknown, path: FieldPath): FieldError[] {
   if (name === undefined || name === '') return [fieldErrors.required(path, 'name or generateName is required')];
@@ -176,9 +178,11 @@ function taintAsGoShowsIt(t: Record<string, unknown>): Record<string, unknown> {
   return shown;
 }
 
-/** Karmada's ValidateClusterTaints (lifted from Kubernetes' validateNodeTaints). */
-export function taintErrors(taints: unknown[], path: FieldPath): TaintRuleResult {
-  const errors: FieldError[] = [];
+/**
+ * Karmada's ValidateClusterTaints (lifted from Kubernetes' validateNodeTaints): appends to `errors`, and returns the
+ * fields whose schema errors these replace with Kubernetes' own (an empty effect), if any.
+ */
+export function taintErrors(taints: unknown[], path: FieldPath, errors: FieldError[]): Set<string> | undefined {
   let supersedes: Set<string> | undefined;
   for (let i = 0; i < taints.length; i++) {
     const t = taints[i];
@@ -200,13 +204,7 @@ export function taintErrors(taints: unknown[], path: FieldPath): TaintRuleResult
         fieldErrors.duplicate(path.index(i), taintAsGoShowsIt(t), 'taints must be unique by key and effect pair'),
       );
   }
-  return supersedes === undefined ? { errors } : { errors, supersedes };
-}
-
-export interface TaintRuleResult {
-  errors: FieldError[];
-  /** Fields whose schema errors these rules replace with Kubernetes' own. */
-  supersedes?: Set<string>;
+  return supersedes;
 }
 
 /** Karmada's validateClusterSpecForFieldSelector: label values, joined with "; " as Karmada joins them. */
@@ -388,12 +386,7 @@ export function clusterRules(obj: Record<string, unknown>): ClusterRuleResult {
     warnings.push('spec.zone is deprecated; use spec.zones');
   } else if (Array.isArray(spec.zones))
     for (let i = 0; i < spec.zones.length; i++) labelValueErrors(spec.zones[i], SPEC_ZONES.index(i), errors);
-  let supersedes: Set<string> | undefined;
-  if (Array.isArray(spec.taints)) {
-    const taints = taintErrors(spec.taints, SPEC_TAINTS);
-    append(errors, taints.errors);
-    supersedes = taints.supersedes;
-  }
+  const supersedes = Array.isArray(spec.taints) ? taintErrors(spec.taints, SPEC_TAINTS, errors) : undefined;
   if (Array.isArray(spec.resourceModels))
     append(errors, resourceModelErrors(spec.resourceModels, SPEC_RESOURCE_MODELS));
   const result: ClusterRuleResult = { errors, warnings };
