@@ -132,7 +132,7 @@ export interface Taint {
 
 /** The interval [min, max) of one resource. */
 export interface ResourceModelRange {
-  /** The resource: cpu, memory, storage or ephemeral-storage. */
+  /** The resource name, e.g. cpu, memory, storage, ephemeral-storage or an extended resource such as nvidia.com/gpu (Karmada checks no names). */
   name: string;
   /** The minimum (inclusive), a Kubernetes quantity. */
   min: number | string;
