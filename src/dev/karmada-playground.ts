@@ -6,19 +6,11 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { asList, startKarmada, nodeStatusPatch, type KarmadaControlPlane } from './karmada.js';
+import { asList, setNodesReady, startKarmada, type KarmadaControlPlane } from './karmada.js';
 import { packageRoot } from './package-root.js';
-import { controlPlaneBinaries, describeProcess, upMatch } from './playground.js';
+import { childFailure, controlPlaneBinaries, describeProcess, runPlayground, upMatch } from './playground.js';
 import { runCommand } from './run-command.js';
-import {
-  devStateDir,
-  isRunning,
-  readState,
-  removeState,
-  stableKubeconfigPath,
-  writeState,
-  type PlaygroundState,
-} from './state.js';
+import { devStateDir, isRunning, readState, stableKubeconfigPath, writeState, type PlaygroundState } from './state.js';
 import { startReconciler } from './reconciler-process.js';
 import { currentCli, WebhookProcess, type CliInvocation } from './webhook-process.js';
 
@@ -62,7 +54,8 @@ export async function karmadaBinaries(progress: (line: string) => void): Promise
   });
 }
 
-function sampleWorkload(name: string, members: string[]): string {
+/** A Deployment and the PropagationPolicy that places it on `members` (the walkthrough's and the tests' workload). */
+export function sampleWorkload(name: string, members: string[], image = 'registry.example/web:1'): string {
   const policy = {
     apiVersion: 'policy.karmada.io/v1alpha1',
     kind: 'PropagationPolicy',
@@ -81,7 +74,7 @@ function sampleWorkload(name: string, members: string[]): string {
       selector: { matchLabels: { app: name } },
       template: {
         metadata: { labels: { app: name } },
-        spec: { containers: [{ name: 'web', image: 'registry.example/web:1' }] },
+        spec: { containers: [{ name: 'web', image }] },
       },
     },
   };
@@ -151,38 +144,11 @@ function walkthrough(karmada: KarmadaControlPlane, workloadFile: string, webhook
 export async function devUpKarmada(options: KarmadaDevUpOptions): Promise<number> {
   const progress = options.progress ?? ((line: string) => process.stderr.write(`cluster-probe dev: ${line}\n`));
   const out = options.out ?? ((text: string) => process.stdout.write(text));
-  const existing = readState();
-  if (existing && isRunning({ pid: existing.pid, match: existing.match })) {
-    throw new Error(
-      `a playground is already running (pid ${existing.pid}, kubeconfig ${existing.kubeconfigPath}); ` +
-        'stop it with Ctrl-C in its terminal or `cluster-probe dev down`',
-    );
-  }
-  if (existing) {
-    const { devDown } = await import('./playground.js');
-    progress(`cleaning up a playground left behind (pid ${existing.pid} is gone)`);
-    await devDown({ progress });
-  }
-  let karmada: KarmadaControlPlane | undefined;
-  let phase: 'starting' | 'running' | 'stopping' = 'starting';
-  let stopRequested: (reason: string) => void = () => undefined;
-  const stopped = new Promise<string>((resolve) => (stopRequested = resolve));
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (phase === 'running') {
-      stopRequested(signal);
-      return;
-    }
-    removeState();
-    process.stderr.write(`cluster-probe dev: ${signal}: stopped without waiting\n`);
-    process.exit(130);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
   const startedAt = new Date().toISOString();
-  try {
+  return runPlayground(progress, async (onStop) => {
     const controlPlaneBinDir = await controlPlaneBinaries(progress);
     const karmadaBinDir = await karmadaBinaries(progress);
-    karmada = await startKarmada({
+    const karmada = await startKarmada({
       controlPlaneBinDir,
       karmadaBinDir,
       members: options.members,
@@ -193,6 +159,7 @@ export async function devUpKarmada(options: KarmadaDevUpOptions): Promise<number
       name: 'dev-karmada',
       log: progress,
     });
+    onStop(() => karmada.stop());
     const host = karmada.host;
     copyFileSync(host.kubeconfigPath, stableKubeconfigPath());
     writeState(record(karmada, startedAt));
@@ -231,34 +198,11 @@ export async function devUpKarmada(options: KarmadaDevUpOptions): Promise<number
       ),
     );
     out(walkthrough(karmada, workloadFile, webhook.url, reconciler.metricsUrl));
-    phase = 'running';
-    if (options.onReady) {
-      await options.onReady(karmada);
-      stopRequested('done');
-    }
-    const watcher = setInterval(() => {
-      const reason = webhook.process?.exitReason;
-      if (reason !== undefined) stopRequested(`the webhook ${reason} (see ${webhook.logPath})`);
-      const reconcilerExit = reconciler.group.exitReason;
-      if (reconcilerExit !== undefined) stopRequested(`the reconciler ${reconcilerExit} (see ${reconciler.logPath})`);
-    }, 1_000);
-    const why = await stopped;
-    clearInterval(watcher);
-    phase = 'stopping';
-    progress(`${why}: stopping`);
-    await karmada.stop();
-    removeState();
-    progress('stopped; everything removed');
-    return why === 'SIGINT' || why === 'SIGTERM' || why === 'done' ? 0 : 1;
-  } catch (err) {
-    phase = 'stopping';
-    await karmada?.stop();
-    removeState();
-    throw err;
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
+    return {
+      failure: () => childFailure(webhook, reconciler),
+      ...(options.onReady ? { onReady: async () => options.onReady?.(karmada) } : {}),
+    };
+  });
 }
 
 /** `dev nodes MEMBER --ready=BOOL`: sets the Ready condition of every Node of a member of the running playground. */
@@ -284,18 +228,8 @@ export async function devNodes(member: string, ready: boolean, progress: (line: 
   const listed = await kubectl(['get', 'nodes', '-o', 'jsonpath={.items[*].metadata.name}']);
   if (listed.code !== 0) throw new Error(`listing the nodes of ${member}: ${listed.stderr.trim()}`);
   const nodes = listed.stdout.trim().split(/\s+/).filter(Boolean);
-  for (const node of nodes) {
-    const patched = await kubectl([
-      'patch',
-      'node',
-      node,
-      '--subresource=status',
-      '--type=merge',
-      '-p',
-      nodeStatusPatch(ready),
-    ]);
-    if (patched.code !== 0) throw new Error(`patching node ${node} of ${member}: ${patched.stderr.trim()}`);
-    progress(`${member}: node ${node} Ready=${ready ? 'True' : 'False'}`);
-  }
+  await setNodesReady(kubectl, nodes, ready, (node) =>
+    progress(`${member}: node ${node} Ready=${ready ? 'True' : 'False'}`),
+  );
   return 0;
 }

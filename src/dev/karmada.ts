@@ -163,6 +163,21 @@ export function nodeStatusPatch(ready: boolean): string {
   });
 }
 
+/** Sets the Ready condition of `nodes` through the status subresource, as a kubelet would report it. */
+export async function setNodesReady(
+  kubectl: (args: string[]) => Promise<KubectlResult>,
+  nodes: readonly string[],
+  ready: boolean,
+  onEach: (node: string) => void = () => undefined,
+): Promise<void> {
+  for (const node of nodes) {
+    const args = ['patch', 'node', node, '--subresource=status', '--type=merge', '-p', nodeStatusPatch(ready)];
+    const out = await kubectl(args);
+    if (out.code !== 0) throw new Error(`kubectl ${args.slice(0, 3).join(' ')} failed: ${out.stderr.trim()}`);
+    onEach(node);
+  }
+}
+
 async function startMember(
   index: number,
   options: KarmadaStartOptions,
@@ -186,18 +201,8 @@ async function startMember(
   });
   const nodes: string[] = [];
   for (let n = 1; n <= (options.nodesPerMember ?? 2); n++) nodes.push(`${name}-node-${n}`);
-  for (const node of nodes) {
-    await mustKubectl(controlPlane, ['create', '-f', '-'], nodeManifest(node));
-    await mustKubectl(controlPlane, [
-      'patch',
-      'node',
-      node,
-      '--subresource=status',
-      '--type=merge',
-      '-p',
-      nodeStatusPatch(true),
-    ]);
-  }
+  for (const node of nodes) await mustKubectl(controlPlane, ['create', '-f', '-'], nodeManifest(node));
+  await setNodesReady((args) => controlPlane.kubectl(args), nodes, true);
   return { name, controlPlane, token, nodes };
 }
 
@@ -485,17 +490,7 @@ export async function startKarmada(options: KarmadaStartOptions = {}): Promise<K
       async setNodesReady(memberName: string, ready: boolean, nodes?: string[]): Promise<void> {
         const member = members.find((m) => m.name === memberName);
         if (!member) throw new Error(`no member ${memberName} (members: ${members.map((m) => m.name).join(', ')})`);
-        for (const node of nodes ?? member.nodes) {
-          await mustKubectl(member.controlPlane, [
-            'patch',
-            'node',
-            node,
-            '--subresource=status',
-            '--type=merge',
-            '-p',
-            nodeStatusPatch(ready),
-          ]);
-        }
+        await setNodesReady((args) => member.controlPlane.kubectl(args), nodes ?? member.nodes, ready);
       },
       kubectl: (args, kubectlOptions) => host.kubectl(args, kubectlOptions),
       stop,

@@ -133,10 +133,24 @@ function instructions(plane: ControlPlane, webhook: WebhookProcess, reconciler: 
   ].join('\n');
 }
 
-/** Starts the playground, prints how to use it, and resolves once it has been stopped (signal or a crash). */
-export async function devUp(options: DevUpOptions): Promise<number> {
-  const progress = options.progress ?? defaultProgress;
-  const out = options.out ?? defaultOut;
+/** What a started playground hands to runPlayground. */
+export interface StartedPlayground {
+  /** Why a child of the playground died, polled every second; undefined while all run. */
+  failure(): string | undefined;
+  /** Tests: run this once the playground is up, then stop (default: wait for a signal). */
+  onReady?: () => Promise<void>;
+}
+
+/**
+ * The life every playground shares: refuse a second one, clean up one left behind, start (registering its stop as soon
+ * as there is something to stop), wait for SIGINT/SIGTERM or a crashed child, stop, remove the state file. A signal
+ * during start-up stops without waiting (the control planes' exit handlers kill their processes). Exit code: 0 for a
+ * signal or onReady, 1 for a crash.
+ */
+export async function runPlayground(
+  progress: (line: string) => void,
+  start: (onStop: (stop: () => Promise<void>) => void) => Promise<StartedPlayground>,
+): Promise<number> {
   const existing = readState();
   if (existing && isRunning({ pid: existing.pid, match: existing.match })) {
     throw new Error(
@@ -149,7 +163,7 @@ export async function devUp(options: DevUpOptions): Promise<number> {
     await devDown({ progress });
   }
 
-  let plane: ControlPlane | undefined;
+  let stopAll: (() => Promise<void>) | undefined;
   let phase: 'starting' | 'running' | 'stopping' = 'starting';
   let stopRequested: (reason: string) => void = () => undefined;
   const stopped = new Promise<string>((resolve) => (stopRequested = resolve));
@@ -166,11 +180,53 @@ export async function devUp(options: DevUpOptions): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-
-  const startedAt = new Date().toISOString();
   try {
+    const run = await start((stop) => (stopAll = stop));
+    phase = 'running';
+    if (run.onReady) {
+      await run.onReady();
+      stopRequested('done');
+    }
+    const watcher = setInterval(() => {
+      const reason = run.failure();
+      if (reason !== undefined) stopRequested(reason);
+    }, 1_000);
+    const why = await stopped;
+    clearInterval(watcher);
+    phase = 'stopping';
+    progress(`${why}: stopping`);
+    await stopAll?.();
+    removeState();
+    progress('stopped; everything removed');
+    return why === 'SIGINT' || why === 'SIGTERM' || why === 'done' ? 0 : 1;
+  } catch (err) {
+    phase = 'stopping';
+    await stopAll?.();
+    removeState();
+    throw err;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+/** Why the webhook or the reconciler of a playground died, if one did. */
+export function childFailure(webhook: WebhookProcess, reconciler: ReconcilerProcess): string | undefined {
+  const reason = webhook.process?.exitReason;
+  if (reason !== undefined) return `the webhook ${reason} (see ${webhook.logPath})`;
+  const reconcilerExit = reconciler.group.exitReason;
+  if (reconcilerExit !== undefined) return `the reconciler ${reconcilerExit} (see ${reconciler.logPath})`;
+  return undefined;
+}
+
+/** Starts the playground, prints how to use it, and resolves once it has been stopped (signal or a crash). */
+export async function devUp(options: DevUpOptions): Promise<number> {
+  const progress = options.progress ?? defaultProgress;
+  const out = options.out ?? defaultOut;
+  const startedAt = new Date().toISOString();
+  return runPlayground(progress, async (onStop) => {
     const binDir = await controlPlaneBinaries(progress);
-    plane = await startControlPlane({
+    const plane = await startControlPlane({
       binDir,
       name: 'dev',
       parentDir: devStateDir(),
@@ -178,20 +234,21 @@ export async function devUp(options: DevUpOptions): Promise<number> {
       handleSignals: false,
       log: (line) => progress(line),
     });
+    onStop(() => plane.stop());
     copyFileSync(plane.kubeconfigPath, stableKubeconfigPath());
     writeState(record(plane, undefined, startedAt));
 
     progress('installing the Cluster CRD');
+    // Safe by construction: this control plane was made a moment ago, so it is no Karmada (see docs/karmada.md).
     await plane.applyCrd(crdPath());
 
     progress('making the webhook certificates and starting `cluster-probe serve`');
-    const started = plane;
     const webhook = await WebhookProcess.create({
       cli: options.cli ?? currentCli(),
       dir: plane.dir,
       ...(options.port !== undefined ? { port: options.port } : {}),
       serveArgs: ['--probe-location', options.probeLocation],
-      onStart: (group) => started.adopt(group),
+      onStart: (group) => plane.adopt(group),
     });
     await webhook.start();
     writeState(record(plane, webhook, startedAt));
@@ -201,35 +258,12 @@ export async function devUp(options: DevUpOptions): Promise<number> {
     await waitForWebhookAnswering(plane);
     progress('starting `cluster-probe reconcile`');
     const reconciler = await startReconciler(options.cli ?? currentCli(), plane.dir, plane.kubeconfigPath, (group) =>
-      started.adopt(group),
+      plane.adopt(group),
     );
     writeState(record(plane, webhook, startedAt));
-
     out(instructions(plane, webhook, reconciler));
-    phase = 'running';
-    const watcher = setInterval(() => {
-      const reason = webhook.process?.exitReason;
-      if (reason !== undefined) stopRequested(`the webhook ${reason} (see ${webhook.logPath})`);
-      const reconcilerExit = reconciler.group.exitReason;
-      if (reconcilerExit !== undefined) stopRequested(`the reconciler ${reconcilerExit} (see ${reconciler.logPath})`);
-    }, 1_000);
-    const why = await stopped;
-    clearInterval(watcher);
-    phase = 'stopping';
-    progress(`${why}: stopping`);
-    await plane.stop();
-    removeState();
-    progress('stopped; everything removed');
-    return why === 'SIGINT' || why === 'SIGTERM' ? 0 : 1;
-  } catch (err) {
-    phase = 'stopping';
-    await plane?.stop();
-    removeState();
-    throw err;
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
+    return { failure: () => childFailure(webhook, reconciler) };
+  });
 }
 
 export interface DevDownOptions {

@@ -9,7 +9,8 @@ import { httpsGet } from '../../src/dev/loopback.js';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient, type KubeApi } from '../../src/reconciler/index.js';
 import type { Cluster } from '../../src/schema/index.js';
-import { asList, startKarmada, type KarmadaControlPlane } from '../../src/dev/karmada.js';
+import { startKarmada, type KarmadaControlPlane } from '../../src/dev/karmada.js';
+import { sampleWorkload } from '../../src/dev/karmada-playground.js';
 import { runCli, WebhookProcess, type CliInvocation } from '../../src/dev/webhook-process.js';
 import { assertNotKarmadaControlPlane, KarmadaControlPlaneError } from '../../src/webhook/index.js';
 import { parseMetric, sleep, startReconciler, waitFor, type ReconcilerProcess } from './support/reconciler-env.js';
@@ -76,29 +77,14 @@ describe('Karmada v1.18.2 control plane (e2e)', function () {
     return clusters?.map((c) => c.name).sort();
   };
   const deploy = async (name: string): Promise<void> => {
-    const deployment = {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
-      metadata: { name, namespace: 'default' },
-      spec: {
-        replicas: 1,
-        selector: { matchLabels: { app: name } },
-        template: {
-          metadata: { labels: { app: name } },
-          spec: { containers: [{ name: 'web', image: 'registry.invalid/web:1' }] },
-        },
-      },
-    };
-    const policy = {
-      apiVersion: 'policy.karmada.io/v1alpha1',
-      kind: 'PropagationPolicy',
-      metadata: { name, namespace: 'default' },
-      spec: {
-        resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name }],
-        placement: { clusterAffinity: { clusterNames: karmada!.members.map((m) => m.name) } },
-      },
-    };
-    await k(['apply', '-f', '-'], asList([policy, deployment]));
+    await k(
+      ['apply', '-f', '-'],
+      sampleWorkload(
+        name,
+        karmada!.members.map((m) => m.name),
+        'registry.invalid/web:1',
+      ),
+    );
   };
   const writes = async (): Promise<number> => reconciler!.metric('cluster_probe_reconciler_writes_total');
 
