@@ -3,12 +3,17 @@
 // karmada-apiserver; called for Cluster writes only when karmada-aggregated-apiserver has the admission patch) and our
 // reconciler in annotation mode; a printed walkthrough flips a member's nodes and shows the taint and a workload
 // skipping it. `dev nodes MEMBER --ready=false|true` flips them; `dev down` cleans it all.
-import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { asList, setNodesReady, startKarmada, type KarmadaControlPlane } from './karmada.js';
-import { packageRoot } from './package-root.js';
-import { childFailure, controlPlaneBinaries, describeProcess, runPlayground, upMatch } from './playground.js';
+import {
+  binariesFromScript,
+  childFailure,
+  controlPlaneBinaries,
+  describeProcess,
+  runPlayground,
+  upMatch,
+} from './playground.js';
 import { runCommand } from './run-command.js';
 import { devStateDir, isRunning, readState, stableKubeconfigPath, writeState, type PlaygroundState } from './state.js';
 import { startReconciler } from './reconciler-process.js';
@@ -29,29 +34,9 @@ export interface KarmadaDevUpOptions {
 export const PLAYGROUND_PROBE = { apiServer: { minReadyNodes: 2 }, periodSeconds: 5, failureThreshold: 2 };
 const PROBE_ANNOTATION = 'cluster.karmada.io/liveness-probe';
 
-/** The directory holding the Karmada binaries: CLUSTER_PROBE_KARMADA_BIN, else scripts/build-karmada.mjs's answer. */
-export async function karmadaBinaries(progress: (line: string) => void): Promise<string> {
-  const preset = process.env.CLUSTER_PROBE_KARMADA_BIN;
-  if (preset) return preset;
-  const script = join(packageRoot(), 'scripts', 'build-karmada.mjs');
-  if (!existsSync(script)) {
-    throw new Error(
-      `${script} is missing (an installed package ships no build script): run dev up --karmada from a clone of ` +
-        'the repository, or set CLUSTER_PROBE_KARMADA_BIN to a directory that build-karmada.mjs filled',
-    );
-  }
-  progress('finding or building Karmada v1.18.2 (the first build takes 5-15 minutes)');
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      const dir = stdout.trim().split('\n').pop() ?? '';
-      if (code === 0 && dir !== '') resolve(dir);
-      else reject(new Error(`${script} failed (${signal ?? `exit ${code}`}); see its lines above`));
-    });
-  });
+/** The directory holding the Karmada binaries and artifacts (CLUSTER_PROBE_KARMADA_BIN, or built). */
+export function karmadaBinaries(progress: (line: string) => void): Promise<string> {
+  return binariesFromScript('build-karmada.mjs', 'CLUSTER_PROBE_KARMADA_BIN', 'Karmada v1.18.2', progress);
 }
 
 /** A Deployment and the PropagationPolicy that places it on `members` (the walkthrough's and the tests' workload). */

@@ -44,31 +44,46 @@ const defaultOut = (text: string): void => {
 };
 
 /**
- * The directory holding kube-apiserver and etcd: CLUSTER_PROBE_CONTROLPLANE_BIN if set, else whatever
- * scripts/build-controlplane.mjs prints after building what is missing (its progress lines go to our stderr).
+ * A directory of binaries: the environment variable `envVar` if set, else whatever `scripts/<script>` prints after
+ * building what is missing (its progress lines go to our stderr). `what` names them in messages.
  */
-export async function controlPlaneBinaries(progress: (line: string) => void): Promise<string> {
-  const preset = process.env.CLUSTER_PROBE_CONTROLPLANE_BIN;
+export async function binariesFromScript(
+  script: string,
+  envVar: string,
+  what: string,
+  progress: (line: string) => void,
+): Promise<string> {
+  const preset = process.env[envVar];
   if (preset) return preset;
-  const script = join(packageRoot(), 'scripts', 'build-controlplane.mjs');
-  if (!existsSync(script)) {
+  const path = join(packageRoot(), 'scripts', script);
+  if (!existsSync(path)) {
     throw new Error(
-      `${script} is missing (an installed package ships no build script): run dev up from a clone of the ` +
-        'repository, or set CLUSTER_PROBE_CONTROLPLANE_BIN to a directory holding kube-apiserver and etcd',
+      `${path} is missing (an installed package ships no build script): run dev up from a clone of the ` +
+        `repository, or set ${envVar} to a directory holding ${what}`,
     );
   }
-  progress('finding or building kube-apiserver and etcd (the first build takes 5-25 minutes)');
+  progress(`finding or building ${what} (the first build takes 5-25 minutes)`);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [path], { stdio: ['ignore', 'pipe', 'inherit'] });
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.on('error', reject);
     child.on('close', (code, signal) => {
       const dir = stdout.trim().split('\n').pop() ?? '';
       if (code === 0 && dir !== '') resolve(dir);
-      else reject(new Error(`${script} failed (${signal ?? `exit ${code}`}); see its lines above`));
+      else reject(new Error(`${path} failed (${signal ?? `exit ${code}`}); see its lines above`));
     });
   });
+}
+
+/** The directory holding kube-apiserver and etcd (CLUSTER_PROBE_CONTROLPLANE_BIN, or built). */
+export function controlPlaneBinaries(progress: (line: string) => void): Promise<string> {
+  return binariesFromScript(
+    'build-controlplane.mjs',
+    'CLUSTER_PROBE_CONTROLPLANE_BIN',
+    'kube-apiserver and etcd',
+    progress,
+  );
 }
 
 export function displayPath(path: string): string {
