@@ -32,65 +32,35 @@ export async function makeCa(commonName: string): Promise<KeyPair> {
 }
 
 export async function makeControlPlanePki(): Promise<ControlPlanePki> {
-  const caPair = await makeCa('karmada-cluster-probe-e2e-ca');
-  const ca = { cert: caPair.cert, private: caPair.key };
-  const signer = { key: ca.private, cert: ca.cert };
+  const ca = await makeCa('karmada-cluster-probe-e2e-ca');
   const [serving, admin] = await Promise.all([
-    generate([{ name: 'commonName', value: 'kube-apiserver' }], {
-      algorithm: ALGORITHM,
-      ca: signer,
-      extensions: [
-        { name: 'basicConstraints', cA: false },
-        { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
-        { name: 'extKeyUsage', serverAuth: true },
-        {
-          name: 'subjectAltName',
-          altNames: [
-            { type: 2, value: 'localhost' },
-            { type: 2, value: 'kubernetes' },
-            { type: 2, value: 'kubernetes.default' },
-            { type: 2, value: 'kubernetes.default.svc' },
-            { type: 7, ip: '127.0.0.1' },
-            { type: 7, ip: '10.0.0.1' },
-          ],
-        },
-      ],
-    }),
-    // The apiserver maps a client certificate's CN to the user and O to its groups; system:masters is cluster-admin.
-    generate(
-      [
-        { name: 'commonName', value: 'admin' },
-        { name: 'organizationName', value: 'system:masters' },
-      ],
-      {
-        algorithm: ALGORITHM,
-        ca: signer,
-        extensions: [
-          { name: 'basicConstraints', cA: false },
-          { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
-          { name: 'extKeyUsage', clientAuth: true },
-        ],
-      },
+    signServingPair(
+      ca,
+      'kube-apiserver',
+      ['kubernetes', 'kubernetes.default', 'kubernetes.default.svc'],
+      ['10.0.0.1'], // the first address of --service-cluster-ip-range: the `kubernetes` Service
     ),
+    // The apiserver maps a client certificate's CN to the user and O to its groups; system:masters is cluster-admin.
+    signClientPair(ca, 'admin', 'system:masters'),
   ]);
   const serviceAccount = generateKeyPairSync('rsa', {
     modulusLength: 2048,
     publicKeyEncoding: { type: 'spki', format: 'pem' },
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
   });
-  return {
-    ca: { cert: ca.cert, key: ca.private },
-    serving: { cert: serving.cert, key: serving.private },
-    admin: { cert: admin.cert, key: admin.private },
-    serviceAccount,
-  };
+  return { ca, serving, admin, serviceAccount };
 }
 
 /**
  * A serving certificate for 127.0.0.1, localhost and `dnsNames` signed by `ca` (Karmada's aggregated apiserver, whose
  * certificate the aggregator checks against `<service>.<namespace>.svc`; karmada-webhook).
  */
-export async function signServingPair(ca: KeyPair, commonName: string, dnsNames: string[] = []): Promise<KeyPair> {
+export async function signServingPair(
+  ca: KeyPair,
+  commonName: string,
+  dnsNames: string[] = [],
+  ips: string[] = [],
+): Promise<KeyPair> {
   const pair = await generate([{ name: 'commonName', value: commonName }], {
     algorithm: ALGORITHM,
     ca: { key: ca.key, cert: ca.cert },
@@ -104,6 +74,7 @@ export async function signServingPair(ca: KeyPair, commonName: string, dnsNames:
           { type: 2, value: 'localhost' },
           ...dnsNames.map((value) => ({ type: 2 as const, value })),
           { type: 7, ip: '127.0.0.1' },
+          ...ips.map((ip) => ({ type: 7 as const, ip })),
         ],
       },
     ],
@@ -111,9 +82,11 @@ export async function signServingPair(ca: KeyPair, commonName: string, dnsNames:
   return { cert: pair.cert, key: pair.private };
 }
 
-/** A client certificate (CN = user, O = group) signed by `ca`: the aggregation layer's front-proxy client. */
-export async function signClientPair(ca: KeyPair, commonName: string): Promise<KeyPair> {
-  const pair = await generate([{ name: 'commonName', value: commonName }], {
+/** A client certificate (CN = user, O = group) signed by `ca`: the admin, the aggregation layer's front-proxy client. */
+export async function signClientPair(ca: KeyPair, commonName: string, organization?: string): Promise<KeyPair> {
+  const subject = [{ name: 'commonName', value: commonName }];
+  if (organization !== undefined) subject.push({ name: 'organizationName', value: organization });
+  const pair = await generate(subject, {
     algorithm: ALGORITHM,
     ca: { key: ca.key, cert: ca.cert },
     extensions: [
