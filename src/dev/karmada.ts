@@ -17,7 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeCa, signClientPair, signServingPair } from './control-plane-pki.js';
-import { startControlPlane, type ControlPlane, type KubectlResult, type StartOptions } from './controlplane.js';
+import { startControlPlane, type ControlPlane, type KubectlResult } from './controlplane.js';
 import { freePort, httpsGet, waitFor } from './loopback.js';
 import { ProcessGroup } from './process-group.js';
 
@@ -500,5 +500,3 @@ export async function startKarmada(options: KarmadaStartOptions = {}): Promise<K
     throw err;
   }
 }
-
-export type { StartOptions };

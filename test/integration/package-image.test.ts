@@ -24,6 +24,7 @@ import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { clusterReview } from './webhook/helpers.js';
 
 const repo = resolve(import.meta.dirname, '..', '..');
 const dockerfile = readFileSync(join(repo, 'Dockerfile'), 'utf8');
@@ -219,27 +220,7 @@ describe('the container image, reproduced without a container engine', function 
       }
       expect(ready.status).to.equal(200);
       // The schemas, the validators and express all load from the installed tree.
-      const review = await request('/validate', {
-        apiVersion: 'admission.k8s.io/v1',
-        kind: 'AdmissionReview',
-        request: {
-          uid: 'image-1',
-          kind: { group: 'cluster.karmada.io', version: 'v1alpha1', kind: 'Cluster' },
-          resource: { group: 'cluster.karmada.io', version: 'v1alpha1', resource: 'clusters' },
-          name: 'member-dev',
-          operation: 'CREATE',
-          object: {
-            apiVersion: 'cluster.karmada.io/v1alpha1',
-            kind: 'Cluster',
-            metadata: { name: 'member-dev' },
-            spec: {
-              syncMode: 'Push',
-              apiEndpoint: 'https://10.0.0.1:6443',
-              livenessProbe: { httpGet: { port: 70000 } },
-            },
-          },
-        },
-      });
+      const review = await request('/validate', clusterReview('image-1', { httpGet: { port: 70000 } }));
       expect(review.status).to.equal(200);
       const response = (JSON.parse(review.body) as { response: { allowed: boolean; status: { message: string } } })
         .response;
