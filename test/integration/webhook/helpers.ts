@@ -1,7 +1,13 @@
 // Shared by the webhook's HTTPS tests: a small promise-based HTTPS client, review builders and a bounded wait.
 // Only 127.0.0.1; every helper has a timeout so no test can hang.
+import { mkdtemp, rm } from 'node:fs/promises';
 import https from 'node:https';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
+import { pino } from 'pino';
+import { makeCertificates, type PemPair } from '../../../src/certs/index.js';
+import { DEFAULT_DENY_CIDRS, WebhookServer, type WebhookServerOptions } from '../../../src/webhook/index.js';
 
 export interface HttpsResult {
   status: number;
@@ -125,4 +131,40 @@ export async function waitFor(condition: () => boolean | Promise<boolean>, timeo
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+export interface TestServer {
+  dir: string;
+  ca: PemPair;
+  server: WebhookServer;
+  port: number;
+  /** Shuts the server down and removes its certificate directory. */
+  stop(): Promise<void>;
+}
+
+/** A webhook on 127.0.0.1, a free port, field mode, the default deny list, with fresh certificates in a temp dir. */
+export async function startTestServer(prefix: string, extra: Partial<WebhookServerOptions> = {}): Promise<TestServer> {
+  const dir = await mkdtemp(path.join(tmpdir(), prefix));
+  const { ca } = await makeCertificates(dir, { dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'] });
+  const server = new WebhookServer({
+    host: '127.0.0.1',
+    port: 0,
+    certDir: dir,
+    probeLocation: 'field',
+    denyHosts: [...DEFAULT_DENY_CIDRS],
+    logger: pino({ level: 'silent' }),
+    shutdownDelayMs: 0,
+    ...extra,
+  });
+  await server.start();
+  return {
+    dir,
+    ca,
+    server,
+    port: server.port,
+    stop: async () => {
+      await server.shutdown();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }

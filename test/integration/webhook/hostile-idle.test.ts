@@ -3,17 +3,11 @@
 // idle keep-alive connection. Each must be closed by the server within its bound (timeouts shortened for the test),
 // while an idle keep-alive connection must not be closed before its own, longer bound.
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import tls from 'node:tls';
-import { pino } from 'pino';
-import { makeCertificates, type PemPair } from '../../../src/certs/index.js';
-import { DEFAULT_DENY_CIDRS, WebhookServer, type ConnectionTimeouts } from '../../../src/webhook/index.js';
-import { clusterReview } from './helpers.js';
-
-const silent = pino({ level: 'silent' });
+import type { PemPair } from '../../../src/certs/index.js';
+import type { ConnectionTimeouts, WebhookServer } from '../../../src/webhook/index.js';
+import { clusterReview, startTestServer, type TestServer } from './helpers.js';
 
 // Short, but far enough apart that a loaded 2-core machine cannot blur them.
 const TIMEOUTS: ConnectionTimeouts = {
@@ -70,32 +64,18 @@ function readResponse(socket: tls.TLSSocket): Promise<string> {
 
 describe('webhook connections without a request (real TLS, shortened timeouts)', function () {
   this.timeout(30_000);
-  let dir: string;
   let ca: PemPair;
   let server: WebhookServer;
   let port: number;
 
+  let test: TestServer;
+
   before(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'cluster-probe-idle-'));
-    ({ ca } = await makeCertificates(dir, { dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'] }));
-    server = new WebhookServer({
-      host: '127.0.0.1',
-      port: 0,
-      certDir: dir,
-      probeLocation: 'field',
-      denyHosts: [...DEFAULT_DENY_CIDRS],
-      logger: silent,
-      shutdownDelayMs: 0,
-      timeouts: TIMEOUTS,
-    });
-    await server.start();
-    port = server.port;
+    test = await startTestServer('cluster-probe-idle-', { timeouts: TIMEOUTS });
+    ({ ca, server, port } = test);
   });
 
-  after(async () => {
-    await server.shutdown();
-    await rm(dir, { recursive: true, force: true });
-  });
+  after(() => test.stop());
 
   it('applies the timeouts it was given', () => {
     expect(server.timeouts).to.deep.equal(TIMEOUTS);

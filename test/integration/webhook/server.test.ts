@@ -14,7 +14,7 @@ import {
   type PemPair,
 } from '../../../src/certs/index.js';
 import { DEFAULT_DENY_CIDRS, WebhookServer } from '../../../src/webhook/index.js';
-import { clusterReview, httpsRequest, postReview, waitFor } from './helpers.js';
+import { clusterReview, httpsRequest, postReview, startTestServer, waitFor, type TestServer } from './helpers.js';
 
 const silent = pino({ level: 'silent' });
 
@@ -22,30 +22,16 @@ describe('webhook over HTTPS', function () {
   this.timeout(30_000);
   let dir: string;
   let ca: PemPair;
-  let server: WebhookServer;
   let port: number;
 
+  let test: TestServer;
+
   before(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'cluster-probe-https-'));
-    ({ ca } = await makeCertificates(dir, { dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'] }));
-    server = new WebhookServer({
-      host: '127.0.0.1',
-      port: 0,
-      certDir: dir,
-      probeLocation: 'field',
-      denyHosts: [...DEFAULT_DENY_CIDRS],
-      logger: silent,
-      certPollIntervalMs: 200,
-      shutdownDelayMs: 0,
-    });
-    await server.start();
-    port = server.port;
+    test = await startTestServer('cluster-probe-https-', { certPollIntervalMs: 200 });
+    ({ dir, ca, port } = test);
   });
 
-  after(async () => {
-    await server.shutdown();
-    await rm(dir, { recursive: true, force: true });
-  });
+  after(() => test.stop());
 
   it('serves /healthz and /readyz once the certificate is loaded', async () => {
     expect((await httpsRequest({ port, ca: ca.cert, path: '/healthz' })).status).to.equal(200);
