@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { parseAllDocuments, type Document } from 'yaml';
+import { messageOf } from '../api/index.js';
 
 export class InputError extends Error {}
 
@@ -36,7 +37,7 @@ export function expandPaths(paths: readonly string[]): string[] {
       try {
         entries = readdirSync(p, { withFileTypes: true });
       } catch (err) {
-        throw new InputError(`${p}: cannot read the directory: ${err instanceof Error ? err.message : String(err)}`);
+        throw new InputError(`${p}: cannot read the directory: ${messageOf(err)}`);
       }
       const children = entries
         .filter((d) => d.isDirectory() || EXTENSIONS.has(extname(d.name)))
@@ -53,9 +54,7 @@ export function readSource(path: string, stdin: () => string = () => readFileSyn
   try {
     text = path === '-' ? stdin() : readFileSync(path, 'utf8');
   } catch (err) {
-    throw new InputError(
-      `${path === '-' ? '<stdin>' : path}: cannot read: ${err instanceof Error ? err.message : String(err)}`,
-    );
+    throw new InputError(`${path === '-' ? '<stdin>' : path}: cannot read: ${messageOf(err)}`);
   }
   return parseSource(path, text);
 }

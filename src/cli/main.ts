@@ -5,6 +5,7 @@
 // the command line is loaded at all, so `--help` and a `validate` of one file load none of the others' work
 // (test/integration/cli/startup-imports.test.ts, bench/startup).
 import { Command, CommanderError } from 'commander';
+import { messageOf } from '../api/index.js';
 
 type CommandModule = { register: (program: Command) => void };
 
@@ -49,7 +50,7 @@ export async function run(argv: string[]): Promise<number> {
         return 0;
       return 2;
     }
-    process.stderr.write(`cluster-probe: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`cluster-probe: ${messageOf(err)}\n`);
     return 2;
   }
   return typeof process.exitCode === 'number' ? process.exitCode : 0;

@@ -11,6 +11,7 @@ import {
   type ProbeLocation,
 } from '../schema/index.js';
 import { isStatus, type KubeApi } from '../reconciler/index.js';
+import { messageOf } from '../api/index.js';
 
 const CLUSTERS = '/apis/cluster.karmada.io/v1alpha1/clusters';
 /** Attempts per Cluster when someone else writes it between our read and our patch. */
@@ -39,10 +40,6 @@ interface ClusterList {
 }
 
 type PatchOp = { op: string; path: string; value?: unknown };
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
 
 /** `a/b~c` as RFC 6901 escapes it, back to the key. */
 function unescapePointer(segment: string): string {

@@ -24,6 +24,7 @@ import { FileReplaceError, replaceFile } from './file-replace.js';
 import { mergeEdit } from './line-merge.js';
 import { detectStyle, inStyle, type SourceStyle } from './source-style.js';
 import { applyToDocument, type NodePath } from './yaml-patch.js';
+import { messageOf } from '../api/index.js';
 
 export interface MigrateOutcome {
   text: string;
@@ -180,7 +181,7 @@ export function runMigrate(paths: readonly string[], options: RunOptions): numbe
       outcome = migrateSource(source, { probeLocation: options.probeLocation, defaults: options.defaults });
     } catch (err) {
       // A defect here must not cost the user the other files.
-      say(`cluster-probe migrate: ${file}: cannot be migrated: ${err instanceof Error ? err.message : String(err)}`);
+      say(`cluster-probe migrate: ${file}: cannot be migrated: ${messageOf(err)}`);
       exit = Math.max(exit, 1);
       failed.push(file);
       continue;
@@ -238,9 +239,7 @@ async function runInCluster(paths: readonly string[], opts: MigrateFlags): Promi
   try {
     api = new KubeClient(loadKubeConfig(opts.kubeconfig));
   } catch (err) {
-    say(
-      `cannot load the kubeconfig${opts.kubeconfig ? ` ${opts.kubeconfig}` : ''}: ${err instanceof Error ? err.message : String(err)}`,
-    );
+    say(`cannot load the kubeconfig${opts.kubeconfig ? ` ${opts.kubeconfig}` : ''}: ${messageOf(err)}`);
     return 2;
   }
   let summary;
@@ -251,7 +250,7 @@ async function runInCluster(paths: readonly string[], opts: MigrateFlags): Promi
       out: (line) => process.stdout.write(`${line}\n`),
     });
   } catch (err) {
-    say(`cannot list Clusters: ${err instanceof Error ? err.message : String(err)}`);
+    say(`cannot list Clusters: ${messageOf(err)}`);
     return 2;
   }
   process.stdout.write(`${summaryLine(summary, opts.dryRun === true)}\n`);

@@ -8,6 +8,7 @@ import type { LivenessProbe as ProbeLivenessProbe, ProbeContext, ProbeResult } f
 import type { probeSourceOf as ProbeSourceOf } from '../reconciler/probe-source.js';
 import { InputError, objectsOf, parseSource } from './documents.js';
 import { LEGACY_ANNOTATION, PROBE_ANNOTATION, validateProbe, type Cluster } from '../schema/index.js';
+import { messageOf } from '../api/index.js';
 
 export const LIVENESS_PROBE_ANNOTATION = PROBE_ANNOTATION;
 
@@ -74,7 +75,7 @@ function fromCluster(path: string, io: Io, probeSourceOf: typeof ProbeSourceOf):
   try {
     text = io.readFile(path);
   } catch (e) {
-    throw new UsageError(`${path}: cannot read: ${e instanceof Error ? e.message : String(e)}`);
+    throw new UsageError(`${path}: cannot read: ${messageOf(e)}`);
   }
   let parsed;
   try {
@@ -171,7 +172,7 @@ export async function probeCommand(opts: ProbeCommandOptions, io: Io = defaultIo
         try {
           return io.readFile(p);
         } catch (e) {
-          throw new UsageError(`${what} ${p}: cannot read: ${e instanceof Error ? e.message : String(e)}`);
+          throw new UsageError(`${what} ${p}: cannot read: ${messageOf(e)}`);
         }
       };
       loaded.ctx.credentials = {

@@ -2,6 +2,7 @@
 // legacy annotation comes back migrated (only the mutating webhook does that). Registration alone proves nothing:
 // the apiserver picks up new webhook configurations asynchronously.
 import type { ControlPlane } from './controlplane.js';
+import { isRecord } from '../api/index.js';
 
 const PROBE_NAME = 'cluster-probe-admission-check';
 
@@ -14,10 +15,6 @@ const LEGACY_CLUSTER = JSON.stringify({
   },
   spec: { syncMode: 'Push', apiEndpoint: 'https://member.example.com:6443' },
 });
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Resolves once a dry-run shows the mutating webhook's patch; throws with the last kubectl output at the deadline. */
 export async function waitForWebhookAnswering(plane: Pick<ControlPlane, 'kubectl'>, timeoutMs = 30_000): Promise<void> {

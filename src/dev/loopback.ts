@@ -3,6 +3,7 @@
 import { request } from 'node:https';
 import { createServer } from 'node:net';
 import type { ProcessGroup } from './process-group.js';
+import { messageOf } from '../api/index.js';
 
 /** A port that was free on 127.0.0.1 a moment ago (the usual small race with whoever binds it next). */
 export async function freePort(): Promise<number> {
@@ -78,7 +79,7 @@ export async function waitFor(
     try {
       if (await check()) return;
     } catch (err) {
-      lastError = err instanceof Error ? err.message : String(err);
+      lastError = messageOf(err);
     }
     if (Date.now() > deadline) {
       const tails = groups.map((g) => `--- ${g.name} (${g.logPath}) ---\n${g.logTail()}`).join('\n');

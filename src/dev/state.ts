@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { isRecord } from '../api/index.js';
 
 export interface RecordedProcess {
   /** Process id, and the id of its process group (each was started as a group leader). */
@@ -45,10 +46,6 @@ export function stableKubeconfigPath(): string {
 export function writeState(state: PlaygroundState): void {
   mkdirSync(devStateDir(), { recursive: true });
   writeFileSync(statePath(), `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The recorded state, undefined when there is none; throws naming the file when it cannot be read. */

@@ -13,6 +13,7 @@ import {
 } from './health-proto.js';
 import { describeNetError, isAddressDenied } from './net-error.js';
 import { USER_AGENT } from './version.js';
+import { messageOf } from '../api/index.js';
 
 export interface ResolvedGrpc {
   host: string;
@@ -106,7 +107,7 @@ export async function grpcProbe(action: ResolvedGrpc, env: HandlerEnv): Promise<
           return failure(`timeout: health rpc did not complete within ${timeout}`);
         return failure(`error: health rpc probe failed: rpc error: code = ${goCodeName(e.code)} desc = ${e.details}`);
       }
-      return failure(`error: health rpc probe failed: ${e instanceof Error ? e.message : String(e)}`);
+      return failure(`error: health rpc probe failed: ${messageOf(e)}`);
     }
     if (res.status !== 1) return failure(`service unhealthy (responded with "${servingStatusName(res.status)}")`);
     return success('gRPC probe succeeded: SERVING');

@@ -1,6 +1,8 @@
 // Turns Node's socket and TLS errors into the wording the kubelet's Go probes use (`dial tcp 10.0.0.1:80: connect:
 // connection refused`), so operators see familiar messages. Depends on nothing; never includes bodies or header values.
 
+import { messageOf } from '../api/index.js';
+
 export type Phase = 'connect' | 'headers' | 'body';
 
 function codeOf(err: unknown): string | undefined {
@@ -9,10 +11,6 @@ function codeOf(err: unknown): string | undefined {
     if (typeof code === 'string') return code;
   }
   return undefined;
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 const UNKNOWN_AUTHORITY = new Set([

@@ -8,6 +8,7 @@ import { httpProbe } from './http-probe.js';
 import { resolvePort } from './named-port.js';
 import { tcpProbe } from './tcp-probe.js';
 import type { LivenessProbe, ProbeContext, ProbeResult, ResolvedTiming } from './types.js';
+import { messageOf } from '../api/index.js';
 
 export const PROBE_DEFAULTS: Readonly<ResolvedTiming> = Object.freeze({
   initialDelaySeconds: 0,
@@ -152,7 +153,7 @@ export async function runProbe(probe: LivenessProbe, ctx: ProbeContext = {}): Pr
       ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
     });
   } catch (e) {
-    out = configError(`probe could not run: ${e instanceof Error ? e.message : String(e)}`);
+    out = configError(`probe could not run: ${messageOf(e)}`);
   }
   return { ...out, durationMs: Math.round((performance.now() - started) * 1000) / 1000 };
 }

@@ -4,6 +4,7 @@ import { RealClock, type Clock, type TimerHandle } from './clock.js';
 import { resolveTiming } from './prober.js';
 import { ProbeWorker, type Transition, type WorkerState } from './worker.js';
 import type { LivenessProbe, ProbeResult } from './types.js';
+import { messageOf } from '../api/index.js';
 
 /** Runs one probe of a target; must honour the signal (the scheduler's stop, or the target's removal). */
 export type ProbeRunner = (signal: AbortSignal) => Promise<ProbeResult>;
@@ -242,7 +243,7 @@ export class ProbeScheduler {
       } catch (e) {
         result = {
           result: 'error',
-          message: `probe runner threw: ${e instanceof Error ? e.message : String(e)}`,
+          message: `probe runner threw: ${messageOf(e)}`,
           durationMs: 0,
         };
       }

@@ -2,6 +2,7 @@
 // PEM on every run. A bundle that is not base64 PEM is a configuration error. Depends only on node:tls/crypto.
 import { X509Certificate } from 'node:crypto';
 import { createSecureContext, type SecureContext } from 'node:tls';
+import { messageOf } from '../api/index.js';
 
 export type ContextResult = { ok: true; context: SecureContext } | { ok: false; message: string };
 
@@ -16,7 +17,7 @@ export function checkPemBundle(pem: string): string | undefined {
     try {
       new X509Certificate(block);
     } catch (e) {
-      return `a certificate does not parse: ${e instanceof Error ? e.message : String(e)}`;
+      return `a certificate does not parse: ${messageOf(e)}`;
     }
   }
   return undefined;
@@ -28,7 +29,7 @@ function build(pem: string, field: string): ContextResult {
   try {
     return { ok: true, context: createSecureContext({ ca: pem }) };
   } catch (e) {
-    return { ok: false, message: `${field}: ${e instanceof Error ? e.message : String(e)}` };
+    return { ok: false, message: `${field}: ${messageOf(e)}` };
   }
 }
 

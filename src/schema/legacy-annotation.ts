@@ -8,6 +8,7 @@ import { FieldPath, fieldErrors, type FieldError } from './field-error.js';
 import type { LivenessProbe } from './generated/types.js';
 import { isDNS1123Label, isValidPortNum } from './k8s-names.js';
 import { caBundleProblem } from './probe-rules.js';
+import { messageOf } from '../api/index.js';
 
 export const annotationPath = (key: string): FieldPath => FieldPath.root('metadata').child('annotations').key(key);
 
@@ -23,7 +24,7 @@ export function parseAnnotationJson(raw: unknown, key: string): ParsedJson {
   try {
     return { value: JSON.parse(raw) as unknown };
   } catch (err) {
-    const msg = err instanceof Error ? err.message : String(err);
+    const msg = messageOf(err);
     // V8 words these as `Unexpected token '}', "<the text>" is not valid JSON` or `... in JSON at position 17`;
     // keep the reason and the position, never the text (it may hold a caBundle).
     const pos = /at position (\d+)/.exec(msg)?.[1] ?? (/end of JSON input/.test(msg) ? String(raw.length) : undefined);

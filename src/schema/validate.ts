@@ -12,6 +12,7 @@ const LIVENESS_PROBE = FieldPath.root('spec').child('livenessProbe');
 import { annotationPath, convertLegacyAnnotation, parseAnnotationJson } from './legacy-annotation.js';
 import { migrateCluster, MigrationError } from './migrate.js';
 import { probeRules, type ProbeContext } from './probe-rules.js';
+import { messageOf } from '../api/index.js';
 
 export interface ValidateOptions {
   /** Where this installation keeps the probe (default `field`). */
@@ -38,7 +39,7 @@ function compileDenyHosts(cidrs: readonly string[] | undefined): { list: Compile
   } catch (err) {
     return {
       list: denyListFor(undefined),
-      error: fieldErrors.invalid('options.denyHosts', cidrs, err instanceof Error ? err.message : String(err)),
+      error: fieldErrors.invalid('options.denyHosts', cidrs, messageOf(err)),
     };
   }
 }

@@ -1,6 +1,8 @@
 // AdmissionReview types (admission.k8s.io v1 and v1beta1) and the decoding of a raw HTTP body into a review.
 // Pure: no express, no sockets. The HTTP shell maps a `ReviewRejection` to its status code and answers a review in kind.
 
+import { messageOf, isRecord } from '../api/index.js';
+
 export const ADMISSION_V1 = 'admission.k8s.io/v1';
 export const ADMISSION_V1BETA1 = 'admission.k8s.io/v1beta1';
 export type AdmissionApiVersion = typeof ADMISSION_V1 | typeof ADMISSION_V1BETA1;
@@ -90,10 +92,6 @@ export interface ReviewRejection {
 /** The most bytes of review we accept; the apiserver itself caps objects at 3 MiB. */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** True for `application/json`, with or without parameters such as `charset=utf-8`. */
 export function isJsonContentType(contentType: string | undefined): boolean {
   if (!contentType) return false;
@@ -177,7 +175,7 @@ export function parseReview(
     return {
       code: 400,
       reason: 'BadRequest',
-      message: `body is not JSON: ${err instanceof Error ? err.message : String(err)}`,
+      message: `body is not JSON: ${messageOf(err)}`,
     };
   }
   return decodeReview(parsed);

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { serveAdmission, pathOf, writeJson } from './admission-route.js';
 import type { WebhookMetrics } from './metrics.js';
 import type { WebhookOptions } from './options.js';
+import { messageOf } from '../api/index.js';
 
 export interface AppOptions extends WebhookOptions {
   logger: Logger;
@@ -70,7 +71,7 @@ export function createApp(options: AppOptions): express.Express {
 
   // Four arguments: express recognises an error handler by its arity. Nothing a client sends becomes a 5xx.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    options.logger.warn({ path: req.path, err: err instanceof Error ? err.message : String(err) }, 'request failed');
+    options.logger.warn({ path: req.path, err: messageOf(err) }, 'request failed');
     if (res.headersSent) return;
     writeJson(res, 400, status(400, 'BadRequest', 'the request could not be served'));
   });

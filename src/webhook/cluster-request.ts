@@ -1,9 +1,9 @@
 // What mutate and validate share: recognising a Cluster request, naming it, shaping warnings and denials.
 // Pure functions over the decoded review; nothing here touches HTTP or I/O.
+import { isRecord } from '../api/index.js';
 import { errorBody, formatInvalid, type FieldError } from '../schema/index.js';
 import {
   answer,
-  isRecord,
   type AdmissionRequest,
   type AdmissionResponse,
   type AdmissionReview,

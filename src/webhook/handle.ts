@@ -14,6 +14,7 @@ import { mutate } from './mutate.js';
 import { validate } from './validate.js';
 import type { WebhookName } from './metrics.js';
 import type { WebhookOptions } from './options.js';
+import { messageOf } from '../api/index.js';
 
 export interface HandledReview {
   /** HTTP status to send: 200 for every answered review, 4xx for a body that is not one. */
@@ -50,7 +51,7 @@ export function handleReview(
     const result = webhook === 'mutate' ? mutate(decoded, options) : validate(decoded, options);
     return { code: 200, body: result, review: decoded, answer: result };
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     const name = requestName(decoded.request);
     const result =
       webhook === 'mutate'

@@ -9,7 +9,8 @@ import {
   validateCluster,
   type ProbeLocation,
 } from '../schema/index.js';
-import { answer, isRecord, type AdmissionReview, type AdmissionReviewRequest } from './admission.js';
+import { isRecord } from '../api/index.js';
+import { answer, type AdmissionReview, type AdmissionReviewRequest } from './admission.js';
 import { clusterObjectOf, invalidResponse, requestName, shapeWarnings } from './cluster-request.js';
 import { DEFAULT_WEBHOOK_OPTIONS, type WebhookOptions } from './options.js';
 import { diffPatch, encodePatch } from './patch.js';

@@ -1,20 +1,22 @@
 // The arrows of DESIGN.md, checked on the import lines: cli -> webhook|reconciler -> schema|probe, schema and probe
 // import nothing of the others; the webhook also uses src/certs (its certificate source and hot reload), a leaf.
 // src/address (the one address policy) is a leaf under both schema and probe, so admission and connect time share it.
-// src/dev (the local control plane) is used by the CLI and the tests only.
+// src/dev (the local control plane) is used by the CLI and the tests only. src/api (facts and helpers every layer
+// shares) is the bottom leaf; src/kube (the generic Kubernetes client) is used by the reconciler and the CLI.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 
 const ALLOWED: Record<string, string[]> = {
+  api: [],
   address: [],
-  schema: ['address'],
-  probe: ['address'],
-  certs: [],
-  webhook: ['schema', 'certs'],
-  reconciler: ['schema', 'probe'],
-  dev: [],
-  cli: ['schema', 'probe', 'webhook', 'reconciler', 'certs', 'dev'],
+  schema: ['api', 'address'],
+  probe: ['api', 'address'],
+  certs: ['api'],
+  webhook: ['api', 'schema', 'certs'],
+  reconciler: ['api', 'schema', 'probe', 'kube'],
+  dev: ['api'],
+  cli: ['api', 'schema', 'probe', 'webhook', 'reconciler', 'kube', 'certs', 'dev'],
 };
 
 function tsFiles(dir: string): string[] {
