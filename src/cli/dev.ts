@@ -1,7 +1,8 @@
 // `cluster-probe dev up|down|nodes`: a local playground for trying the project with kubectl: a real Karmada with
 // members (`--karmada`), or a kube-apiserver serving Cluster from our CRD; and its clean-up. Thin: flags and exit
 // codes; the work is in src/dev/playground.ts and src/dev/karmada-playground.ts, loaded when a subcommand runs.
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
+import { probeLocationOption } from './probe-location-option.js';
 import { statePath } from '../dev/state.js';
 
 interface UpFlags {
@@ -51,11 +52,7 @@ The state of a running playground is kept in ${statePath()}.`,
   dev
     .command('up')
     .description('start the playground and print its kubeconfig and a sample kubectl apply; runs until Ctrl-C')
-    .addOption(
-      new Option('--probe-location <where>', 'passed to serve: spec.livenessProbe or the liveness-probe annotation')
-        .choices(['field', 'annotation'])
-        .default('field'),
-    )
+    .addOption(probeLocationOption('passed to serve: spec.livenessProbe or the liveness-probe annotation'))
     .option('--port <port>', 'port of the webhook on 127.0.0.1 (default: a free one)', port)
     .option(
       '--karmada',

@@ -3,6 +3,7 @@
 // is never part of the output unless --with-crd asks for it, and only for the crd-served part; --kubeconfig then
 // first checks the target is not a Karmada control plane (src/webhook/karmada-guard.ts).
 import { Command, Option, InvalidArgumentError } from 'commander';
+import { probeLocationOption } from './probe-location-option.js';
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
@@ -81,9 +82,7 @@ export function register(program: Command): void {
       serviceRef,
     )
     .option('--url <url>', 'reach the webhook at this base URL instead (<url>/mutate, <url>/validate)', httpsUrl)
-    .addOption(
-      new Option('--probe-location <where>', 'passed to serve').choices(['field', 'annotation']).default('field'),
-    )
+    .addOption(probeLocationOption('passed to serve'))
     .option('--image <image>', 'container image of the webhook and the reconciler', DEFAULT_MANIFEST_OPTIONS.image)
     .option('--deny-cidr <cidr>', 'passed to serve; repeat for more', collectCidr)
     .addOption(

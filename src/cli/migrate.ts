@@ -7,7 +7,8 @@
 // untouched, the others done), 2 unreadable or unparsable input.
 // --in-cluster's Kubernetes client (src/reconciler) is loaded only for --in-cluster: migrating files never needs it.
 import { isDeepStrictEqual } from 'node:util';
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
+import { probeLocationOption } from './probe-location-option.js';
 import { parseAllDocuments, type Document } from 'yaml';
 import {
   defaultCluster,
@@ -275,9 +276,7 @@ export function register(program: Command): void {
       'with --in-cluster: the kubeconfig of karmada-apiserver (default: KUBECONFIG, ~/.kube/config)',
     )
     .option('--dry-run', 'with --in-cluster: show each change (checked by the apiserver with dryRun=All), store none')
-    .addOption(
-      new Option('--probe-location <where>', 'where the probe goes').choices(['field', 'annotation']).default('field'),
-    )
+    .addOption(probeLocationOption('where the probe goes'))
     .option('--defaults', 'also fill in the probe defaults (the webhook does this on apply)')
     .addHelpText(
       'after',

@@ -3,6 +3,7 @@
 // The server, the logger and the certificate maker are loaded when the command runs, not when it is registered.
 import { collectCidr } from './cidr-option.js';
 import { Command, Option, InvalidArgumentError } from 'commander';
+import { probeLocationOption } from './probe-location-option.js';
 import type { Logger } from 'pino';
 import { DEFAULT_DENY_CIDRS, type ProbeLocation } from '../schema/index.js';
 
@@ -56,14 +57,7 @@ export function register(program: Command): void {
       'when the directory has no tls.crt/tls.key, make a CA and a certificate for localhost',
       false,
     )
-    .addOption(
-      new Option(
-        '--probe-location <where>',
-        'where the probe lives: spec.livenessProbe or the liveness-probe annotation',
-      )
-        .choices(['field', 'annotation'])
-        .default('field'),
-    )
+    .addOption(probeLocationOption('where the probe lives: spec.livenessProbe or the liveness-probe annotation'))
     .option(
       '--deny-cidr <cidr>',
       `address range a probe host may not point into; repeat for more; replaces the default (${DEFAULT_DENY_CIDRS.join(', ')})`,

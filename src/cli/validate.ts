@@ -2,6 +2,7 @@
 // Exit 0 all valid, 1 some invalid, 2 unreadable or unparsable input (or a usage error).
 import { collectCidr } from './cidr-option.js';
 import { Command, Option } from 'commander';
+import { probeLocationOption } from './probe-location-option.js';
 import { DEFAULT_DENY_CIDRS, KIND, validateCluster, type FieldError, type ProbeLocation } from '../schema/index.js';
 import { expandPaths, InputError, objectsOf, readSource } from './documents.js';
 
@@ -92,11 +93,7 @@ export function register(program: Command): void {
     .description('Validate Cluster manifests (files, directories or - for stdin) offline, as the webhook would.')
     .argument('<paths...>', 'YAML or JSON files, directories (searched for .yaml/.yml/.json), or - for stdin')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
-    .addOption(
-      new Option('--probe-location <where>', 'where this installation keeps the probe')
-        .choices(['field', 'annotation'])
-        .default('field'),
-    )
+    .addOption(probeLocationOption('where this installation keeps the probe'))
     .option(
       '--deny-cidr <cidr>',
       `address range probe hosts may not target; repeatable, replaces the default (${DEFAULT_DENY_CIDRS.join(', ')})`,

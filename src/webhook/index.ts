@@ -15,4 +15,3 @@ export { WebhookServer, type WebhookServerOptions } from './server.js';
 export * from './manifests.js';
 export * from './reconciler-manifests.js';
 export * from './karmada-guard.js';
-export { parseCidr } from './cidr.js';

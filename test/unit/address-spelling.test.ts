@@ -8,7 +8,7 @@ import net from 'node:net';
 import { checkAddress, denyListFor, parseAddress, parseIPv4, parseIPv6 } from '../../src/address/index.js';
 import { AddressGuard, DEFAULT_DENY_LIST, parseCidr as engineCidr } from '../../src/probe/index.js';
 import { DEFAULT_DENY_CIDRS, parseDenyList, validateCluster } from '../../src/schema/index.js';
-import { parseCidr as flagCidr } from '../../src/webhook/index.js';
+import { parseCidrFlag as flagCidr } from '../../src/cli/cidr-option.js';
 
 const u32 = fc.integer({ min: 0, max: 0xffffffff });
 

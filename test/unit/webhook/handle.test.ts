@@ -7,8 +7,8 @@ import {
   handleReview,
   shapeWarnings,
   truncateWarning,
-  parseCidr,
 } from '../../../src/webhook/index.js';
+import { parseCidrFlag as parseCidr } from '../../../src/cli/cidr-option.js';
 
 const json = 'application/json';
 const clusterReview = (request: Record<string, unknown>) =>
