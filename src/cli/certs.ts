@@ -61,6 +61,16 @@ export function register(program: Command): void {
       },
       365,
     )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ cluster-probe certs                                   # ./certs: a CA and a certificate for the default Service
+  $ cluster-probe certs --service karmada-system/cluster-probe-webhook --out /tmp/webhook-certs
+  $ cluster-probe certs --dns webhook.example.internal --ip 10.0.0.5 --days 90
+
+The CA (ca.crt, ca.key) is reused when present, so the webhook configuration's caBundle stays valid across runs.`,
+    )
     .action(async (flags: CertsFlags) => {
       const { makeCertificates, serviceDnsNames } = await import('../certs/index.js');
       const [namespace = '', name = ''] = flags.service.split('/');

@@ -32,6 +32,15 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
       'A real liveness probe for Karmada member clusters: validate, migrate, serve the webhook, probe, reconcile.',
     )
     .showHelpAfterError('(run with --help for usage)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ cluster-probe validate clusters/                      # the rules the webhook applies, offline, before kubectl apply
+  $ cluster-probe migrate --write clusters/               # move the legacy health-checker annotation into the probe
+  $ cluster-probe dev up --karmada                        # a real Karmada on 127.0.0.1 with two members
+  $ cluster-probe <command> --help                        # every command has its own examples`,
+    )
     .exitOverride();
   const named = COMMANDS.filter(([name]) => name === argv[2]);
   const modules = await Promise.all((named.length > 0 ? named : COMMANDS).map(([, load]) => load()));

@@ -70,6 +70,14 @@ export function register(program: Command): void {
     )
     .option('--shutdown-delay <seconds>', 'on SIGTERM, keep serving (not ready) this long before closing', seconds, 2)
     .option('--cert-poll-interval <seconds>', 'how often to re-read the certificate files', seconds, 10)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ cluster-probe serve --make-certs                      # what npm start runs: https://127.0.0.1:8443, dev certificates
+  $ cluster-probe serve --cert-dir /etc/webhook/certs --host 0.0.0.0 --probe-location annotation
+  $ cluster-probe serve --deny-cidr 169.254.0.0/16 --deny-cidr 10.0.0.0/8 --log-level debug`,
+    )
     .action(async (flags: ServeFlags) => {
       const [logger, { ensureCertificates }, { WebhookServer }] = await Promise.all([
         createLogger(flags.logLevel),
