@@ -1,5 +1,5 @@
-// Injected time for the worker and scheduler: a real clock for production and a fake one that tests advance by hand,
-// so no test sleeps. Depends on nothing but Node's timers.
+// Injected time for the worker and scheduler: the real clock for production; tests inject a fake one they advance by
+// hand (test/unit/probe/fake-clock.ts), so no test sleeps. Depends on nothing but Node's timers.
 
 export interface TimerHandle {
   readonly id: number;
@@ -41,64 +41,5 @@ export class RealClock implements Clock {
       clearTimeout(t);
       this.timers.delete(handle.id);
     }
-  }
-}
-
-interface FakeTimer {
-  id: number;
-  at: number;
-  fn: () => void;
-}
-
-/** Lets pending promise callbacks (a probe that resolved) run before time moves on. */
-export function flushPromises(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
-
-/** A clock that moves only when a test says so; timers fire in time order, promise callbacks flushed between them. */
-export class FakeClock implements Clock {
-  private current: number;
-  private timers: FakeTimer[] = [];
-  private nextId = 1;
-
-  constructor(startMs = 0) {
-    this.current = startMs;
-  }
-
-  now(): number {
-    return this.current;
-  }
-
-  setTimer(atMs: number, fn: () => void): TimerHandle {
-    const id = this.nextId++;
-    this.timers.push({ id, at: atMs, fn });
-    return { id };
-  }
-
-  clearTimer(handle: TimerHandle): void {
-    this.timers = this.timers.filter((t) => t.id !== handle.id);
-  }
-
-  /** Number of timers armed: the scheduler must keep this at one, whatever the number of targets. */
-  pendingTimers(): number {
-    return this.timers.length;
-  }
-
-  /** Advances time by `ms`, firing each due timer at its own time and letting promises settle after each. */
-  async advance(ms: number): Promise<void> {
-    const end = this.current + ms;
-    await flushPromises();
-    for (;;) {
-      let next: FakeTimer | undefined;
-      for (const t of this.timers) if (t.at <= end && (next === undefined || t.at < next.at)) next = t;
-      if (next === undefined) break;
-      const due = next;
-      this.timers = this.timers.filter((t) => t !== due);
-      this.current = Math.max(this.current, due.at);
-      due.fn();
-      await flushPromises();
-    }
-    this.current = end;
-    await flushPromises();
   }
 }

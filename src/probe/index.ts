@@ -17,7 +17,7 @@ export type {
 export { runProbe, resolveTiming, handlerOf, hostOfEndpoint, PROBE_DEFAULTS, type HandlerName } from './prober.js';
 export { ProbeWorker, type Transition, type WorkerState } from './worker.js';
 export { ProbeScheduler, type ProbeRunner, type SchedulerOptions, type AddOptions } from './scheduler.js';
-export { RealClock, FakeClock, flushPromises, type Clock, type TimerHandle } from './clock.js';
+export { RealClock, type Clock, type TimerHandle } from './clock.js';
 export { AddressGuard, AddressDeniedError, DEFAULT_DENY_LIST, parseCidr } from './address-guard.js';
 export { IANA_SERVICE_PORTS, isIanaServiceName, resolvePort, type PortResolution } from './named-port.js';
 export { MAX_BODY_BYTES, MAX_REDIRECTS } from './http-probe.js';

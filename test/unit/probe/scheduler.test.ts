@@ -1,8 +1,8 @@
 // The scheduler on a fake clock: one timer for any number of targets, jittered first runs, periods, no overlapping runs
 // of a target, bounded concurrency, transitions and a clean stop. No sleeps: time moves only when the test says.
 import { expect } from 'chai';
+import { FakeClock } from './fake-clock.js';
 import {
-  FakeClock,
   ProbeScheduler,
   type ProbeOutcome,
   type ProbeResult,
