@@ -1,12 +1,14 @@
 // Every file generated from schemas/, by repository path.
 import { generateApiReference } from './api-reference.js';
 import { generateCrd } from './crd.js';
+import { generateProbeFacts } from './probe-facts.js';
 import { generateTypes } from './types.js';
 import { generateDefaultingValidators, generateValidators } from './validators.js';
 
 export function generatedFiles(): Record<string, string> {
   return {
-    'src/schema/generated/types.ts': generateTypes(),
+    'src/api/generated/types.ts': generateTypes(),
+    'src/api/generated/probe-facts.ts': generateProbeFacts(),
     'src/schema/generated/validators.ts': generateValidators(),
     'src/schema/generated/defaulting-validators.ts': generateDefaultingValidators(),
     'manifests/crd/cluster.karmada.io_clusters.yaml': generateCrd(),

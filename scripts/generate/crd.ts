@@ -3,7 +3,7 @@
 // printer columns for the probe and the Healthy condition, and the CEL rules the schemas declare.
 import { stringify } from 'yaml';
 import { clusterSchema, dereference, type SchemaNode } from '../../src/schema/schemas.js';
-import { GROUP, KIND, PLURAL, VERSION } from '../../src/schema/constants.js';
+import { GROUP, KIND, PLURAL, VERSION } from '../../src/api/constants.js';
 
 /** The schema as a CRD accepts it. */
 export function structural(node: SchemaNode): SchemaNode {

@@ -1,4 +1,4 @@
-// Generates src/schema/generated/types.ts (TypeScript types) from schemas/: one interface per titled object.
+// Generates src/api/generated/types.ts (TypeScript types) from schemas/: one interface per titled object.
 import {
   clusterSchema,
   healthCheckerAnnotationSchema,
@@ -37,7 +37,8 @@ class TypeWriter {
       return refName;
     }
     if (node['x-kubernetes-int-or-string'] === true) return 'number | string';
-    if (node.enum !== undefined) return node.enum.map((v) => JSON.stringify(v)).join(' | ');
+    if (node.enum !== undefined)
+      return node.enum.map((v) => (typeof v === 'string' ? `'${v.replace(/'/g, "\\'")}'` : String(v))).join(' | ');
     switch (node.type) {
       case 'string':
         return 'string';

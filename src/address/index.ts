@@ -23,3 +23,4 @@ export {
   type Embedding,
   type ParsedAddress,
 } from './spelling.js';
+export { endpointHost, hostOfUrl, parseEndpoint } from './endpoint.js';

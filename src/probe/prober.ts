@@ -8,32 +8,38 @@ import { httpProbe } from './http-probe.js';
 import { resolvePort } from './named-port.js';
 import { tcpProbe } from './tcp-probe.js';
 import type { LivenessProbe, ProbeContext, ProbeResult, ResolvedTiming } from './types.js';
-import { messageOf } from '../api/index.js';
+import { endpointHost } from '../address/index.js';
+import {
+  HANDLER_DEFAULTS,
+  HANDLERS,
+  messageOf,
+  TIMING_DEFAULTS,
+  TIMING_FIELDS,
+  TIMING_MINIMUMS,
+  type HandlerName,
+} from '../api/index.js';
 
-export const PROBE_DEFAULTS: Readonly<ResolvedTiming> = Object.freeze({
-  initialDelaySeconds: 0,
-  timeoutSeconds: 1,
-  periodSeconds: 10,
-  successThreshold: 1,
-  failureThreshold: 3,
-});
+export type { HandlerName };
 
-const HANDLERS = ['httpGet', 'tcpSocket', 'grpc', 'apiServer'] as const;
-export type HandlerName = (typeof HANDLERS)[number];
+/**
+ * The timing a probe that sets none runs with: the schema's defaults (src/api, generated from schemas/), and Go's
+ * zero value for a field the kubelet does not default (initialDelaySeconds).
+ */
+export const PROBE_DEFAULTS: Readonly<ResolvedTiming> = Object.freeze(
+  Object.fromEntries(
+    TIMING_FIELDS.map((f) => [f, (TIMING_DEFAULTS as Partial<Record<string, number>>)[f] ?? 0]),
+  ) as ResolvedTiming,
+);
 
-function positiveInt(value: number | undefined, fallback: number, min: number): number {
+function atLeast(value: number | undefined, fallback: number, min: number): number {
   return typeof value === 'number' && Number.isFinite(value) && value >= min ? Math.floor(value) : fallback;
 }
 
-/** The probe's timing with the kubelet's defaults; values below the minimum fall back to the default. */
+/** The probe's timing with the kubelet's defaults; values below the schema's minimum fall back to the default. */
 export function resolveTiming(probe: LivenessProbe): ResolvedTiming {
-  return {
-    initialDelaySeconds: positiveInt(probe.initialDelaySeconds, PROBE_DEFAULTS.initialDelaySeconds, 0),
-    timeoutSeconds: positiveInt(probe.timeoutSeconds, PROBE_DEFAULTS.timeoutSeconds, 1),
-    periodSeconds: positiveInt(probe.periodSeconds, PROBE_DEFAULTS.periodSeconds, 1),
-    successThreshold: positiveInt(probe.successThreshold, PROBE_DEFAULTS.successThreshold, 1),
-    failureThreshold: positiveInt(probe.failureThreshold, PROBE_DEFAULTS.failureThreshold, 1),
-  };
+  const out = {} as ResolvedTiming;
+  for (const f of TIMING_FIELDS) out[f] = atLeast(probe[f], PROBE_DEFAULTS[f], TIMING_MINIMUMS[f]);
+  return out;
 }
 
 /** The one handler set on the probe, or a message saying why there is not exactly one. */
@@ -43,7 +49,7 @@ export function handlerOf(probe: LivenessProbe): { ok: true; name: HandlerName }
   if (set.length === 0)
     return {
       ok: false,
-      message: 'livenessProbe: Required value: must specify a handler type (httpGet, tcpSocket, grpc, apiServer)',
+      message: `livenessProbe: Required value: must specify a handler type (${HANDLERS.join(', ')})`,
     };
   return {
     ok: false,
@@ -51,15 +57,9 @@ export function handlerOf(probe: LivenessProbe): { ok: true; name: HandlerName }
   };
 }
 
-/** The host of an apiEndpoint URL, without IPv6 brackets. */
+/** The host of an apiEndpoint URL, without IPv6 brackets (the one parser, src/address's endpointHost). */
 export function hostOfEndpoint(apiEndpoint: string | undefined): string | undefined {
-  if (apiEndpoint === undefined || apiEndpoint === '') return undefined;
-  try {
-    const h = new URL(apiEndpoint).hostname;
-    return h === '' ? undefined : h.replace(/^\[|\]$/g, '');
-  } catch {
-    return undefined;
-  }
+  return endpointHost(apiEndpoint);
 }
 
 function hostFor(explicit: string | undefined, ctx: ProbeContext, field: string): string | HandlerResult {
@@ -82,7 +82,7 @@ async function dispatch(probe: LivenessProbe, ctx: ProbeContext, env: HandlerEnv
       if (typeof host !== 'string') return host;
       const port = resolvePort(a.port, 'livenessProbe.httpGet.port', ctx.namedPorts);
       if (!port.ok) return configError(port.message);
-      const scheme = a.scheme ?? 'HTTP';
+      const scheme = a.scheme ?? HANDLER_DEFAULTS.httpGet.scheme;
       if (scheme !== 'HTTP' && scheme !== 'HTTPS')
         return configError(
           `livenessProbe.httpGet.scheme: Unsupported value: "${String(scheme)}": supported values: "HTTP", "HTTPS"`,
@@ -92,7 +92,7 @@ async function dispatch(probe: LivenessProbe, ctx: ProbeContext, env: HandlerEnv
           scheme,
           host,
           port: port.port,
-          path: a.path === undefined || a.path === '' ? '/' : a.path,
+          path: a.path === undefined || a.path === '' ? HANDLER_DEFAULTS.httpGet.path : a.path,
           httpHeaders: a.httpHeaders ?? [],
           ...(a.caBundle !== undefined && a.caBundle !== '' ? { caBundle: a.caBundle } : {}),
           insecureSkipTLSVerify: a.insecureSkipTLSVerify === true,
@@ -116,7 +116,7 @@ async function dispatch(probe: LivenessProbe, ctx: ProbeContext, env: HandlerEnv
         return configError(`livenessProbe.grpc.port: Invalid value: "${String(a.port)}": must be a port number`);
       const port = resolvePort(a.port, 'livenessProbe.grpc.port');
       if (!port.ok) return configError(port.message);
-      return grpcProbe({ host, port: port.port, service: a.service ?? '' }, env);
+      return grpcProbe({ host, port: port.port, service: a.service ?? HANDLER_DEFAULTS.grpc.service }, env);
     }
     case 'apiServer': {
       const a = probe.apiServer!;
@@ -124,7 +124,7 @@ async function dispatch(probe: LivenessProbe, ctx: ProbeContext, env: HandlerEnv
         return configError('livenessProbe.apiServer: spec.apiEndpoint is not set');
       return apiServerProbe(
         {
-          path: a.path === undefined || a.path === '' ? '/readyz' : a.path,
+          path: a.path === undefined || a.path === '' ? HANDLER_DEFAULTS.apiServer.path : a.path,
           ...(a.minReadyNodes !== undefined ? { minReadyNodes: a.minReadyNodes } : {}),
           ...(a.minReadyPods !== undefined ? { minReadyPods: a.minReadyPods } : {}),
         },

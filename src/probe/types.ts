@@ -1,54 +1,25 @@
-// The probe engine's own input and output shapes: the fields of a Cluster's spec.livenessProbe, and a probe's result.
+// The probe engine's input and output shapes. The probe's own fields (spec.livenessProbe) are the types generated
+// from schemas/ into src/api, under the engine's names; the rest (context, result, timing) is the engine's own.
 // Deliberately independent of src/schema and of any Kubernetes client, so the engine can be used and tested alone.
+import type {
+  APIServerAction,
+  GRPCAction,
+  HTTPGetAction,
+  HTTPHeader,
+  LivenessProbe as SchemaLivenessProbe,
+  TCPSocketAction,
+  TimingField,
+} from '../api/index.js';
 
 /** A port number (1-65535) or an IANA service name such as `https`. gRPC takes numbers only. */
-export type Port = number | string;
-
-export interface HttpHeader {
-  name: string;
-  value: string;
-}
-
-export interface HttpGetAction {
-  scheme?: 'HTTP' | 'HTTPS';
-  /** Omitted: the host of the Cluster's apiEndpoint. */
-  host?: string;
-  port: Port;
-  path?: string;
-  httpHeaders?: HttpHeader[];
-  /** Base64 of a PEM bundle of CA certificates that HTTPS is verified against (system roots when omitted). */
-  caBundle?: string;
-  insecureSkipTLSVerify?: boolean;
-}
-
-export interface TcpSocketAction {
-  host?: string;
-  port: Port;
-}
-
-export interface GrpcAction {
-  host?: string;
-  port: number;
-  service?: string;
-}
-
-export interface ApiServerAction {
-  path?: string;
-  minReadyNodes?: number;
-  minReadyPods?: number;
-}
-
-export interface LivenessProbe {
-  httpGet?: HttpGetAction;
-  tcpSocket?: TcpSocketAction;
-  grpc?: GrpcAction;
-  apiServer?: ApiServerAction;
-  initialDelaySeconds?: number;
-  timeoutSeconds?: number;
-  periodSeconds?: number;
-  successThreshold?: number;
-  failureThreshold?: number;
-}
+export type Port = HTTPGetAction['port'];
+export type HttpHeader = HTTPHeader;
+export type HttpGetAction = HTTPGetAction;
+export type TcpSocketAction = TCPSocketAction;
+export type GrpcAction = GRPCAction;
+export type ApiServerAction = APIServerAction;
+/** A Cluster's spec.livenessProbe (or the liveness-probe annotation's JSON). */
+export type LivenessProbe = SchemaLivenessProbe;
 
 /** Credentials for the apiServer handler, handed in by the caller (the engine reads no Secrets). */
 export interface ProbeCredentials {
@@ -87,11 +58,5 @@ export interface ProbeResult {
   durationMs: number;
 }
 
-/** A probe with every default applied, as the prober runs it. */
-export interface ResolvedTiming {
-  initialDelaySeconds: number;
-  timeoutSeconds: number;
-  periodSeconds: number;
-  successThreshold: number;
-  failureThreshold: number;
-}
+/** A probe's timing with every default applied, as the prober runs it: each of the schema's timing fields. */
+export type ResolvedTiming = Record<TimingField, number>;

@@ -2,6 +2,7 @@
 // the name, apiEndpoint, secret references, proxyURL, provider/region/zone/zones as label values, taints and
 // resource models. test/oracle judges them with Karmada's code; docs/validation.md lists where they differ on purpose.
 // Runs on untrusted input after the schema check, so it never assumes a type. Pure: no I/O.
+import { hostOfUrl, parseEndpoint } from '../address/index.js';
 import { append, FieldPath, fieldErrors, type FieldError } from './field-error.js';
 import { isDNS1123Label, isQualifiedName, isValidLabelValue } from './k8s-names.js';
 import { memoize } from './memo.js';
@@ -102,10 +103,8 @@ export function parseApiEndpoint(endpoint: string, path: FieldPath): ParsedEndpo
       ],
     };
   if (go.host === '') return { errors: [fieldErrors.invalid(path, '', `host must be provided${ENDPOINT_FORM}`)] };
-  let u: URL;
-  try {
-    u = new URL(endpoint);
-  } catch {
+  const u = parseEndpoint(endpoint);
+  if (u === undefined)
     return {
       errors: [
         fieldErrors.invalid(
@@ -115,7 +114,6 @@ export function parseApiEndpoint(endpoint: string, path: FieldPath): ParsedEndpo
         ),
       ],
     };
-  }
   const errors: FieldError[] = [];
   if (u.host === '') errors.push(fieldErrors.invalid(path, '', `host must be provided${ENDPOINT_FORM}`));
   // Never echo a password back: Karmada prints the userinfo, we print the user name only.
@@ -130,7 +128,7 @@ export function parseApiEndpoint(endpoint: string, path: FieldPath): ParsedEndpo
   if (u.hash !== '') errors.push(fieldErrors.invalid(path, u.hash.slice(1), 'fragments are not permitted in the URL'));
   if (u.search !== '')
     errors.push(fieldErrors.invalid(path, u.search.slice(1), 'query parameters are not permitted in the URL'));
-  const host = u.hostname.startsWith('[') ? u.hostname.slice(1, -1) : u.hostname;
+  const host = hostOfUrl(u);
   return errors.length === 0 && host !== '' ? { host, errors } : { errors };
 }
 

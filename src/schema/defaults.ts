@@ -5,7 +5,7 @@ import { cloneJson } from './clone.js';
 import { isDeepStrictEqual } from 'node:util';
 import { defaultingValidators } from './ajv-validators.js';
 import { PROBE_ANNOTATION, type ProbeLocation } from './constants.js';
-import type { LivenessProbe } from './generated/types.js';
+import type { LivenessProbe } from '../api/index.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 

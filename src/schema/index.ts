@@ -54,4 +54,4 @@ export {
   type SchemaNode,
 } from './schemas.js';
 export { rawValidators } from './ajv-validators.js';
-export type * from './generated/types.js';
+export type * from '../api/generated/types.js';

@@ -5,7 +5,7 @@ import { compiledDenyList, deniedTargetError, type CompiledDenyList, type DenyHo
 import { rawValidators, schemaErrors } from './ajv-validators.js';
 import { LEGACY_ANNOTATION, LEGACY_TIMEOUT_SECONDS } from './constants.js';
 import { FieldPath, fieldErrors, type FieldError } from './field-error.js';
-import type { LivenessProbe } from './generated/types.js';
+import type { LivenessProbe } from '../api/index.js';
 import { isDNS1123Label, isValidPortNum } from './k8s-names.js';
 import { caBundleProblem } from './probe-rules.js';
 import { messageOf } from '../api/index.js';

@@ -9,7 +9,7 @@ import type { DenyHosts } from './address-ranges.js';
 import { LEGACY_ANNOTATION, PROBE_ANNOTATION, type ProbeLocation } from './constants.js';
 import { defaultProbe } from './defaults.js';
 import { fieldErrors, type FieldError } from './field-error.js';
-import type { LivenessProbe } from './generated/types.js';
+import type { LivenessProbe } from '../api/index.js';
 import { annotationPath, convertLegacyAnnotation, parseAnnotationJson } from './legacy-annotation.js';
 
 export interface JsonPatchOperation {

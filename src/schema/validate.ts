@@ -2,6 +2,7 @@
 // apiserver field errors; and validateProbe for a probe on its own. Never throws, whatever it is given.
 // Pure: no I/O.
 import { denyListFor, type CompiledDenyList } from './address-ranges.js';
+import { endpointHost } from '../address/index.js';
 import { rawValidators, schemaErrors } from './ajv-validators.js';
 import { clusterRules } from './cluster-rules.js';
 import { API_VERSION, KIND, LEGACY_ANNOTATION, PROBE_ANNOTATION, type ProbeLocation } from './constants.js';
@@ -154,14 +155,7 @@ export function validateProbe(
 ): ValidationResult {
   const base = options.base ?? 'livenessProbe';
   const errors = schemaErrors(rawValidators.livenessProbe, probe, FieldPath.root(base));
-  let host: string | undefined;
-  if (options.apiEndpoint !== undefined) {
-    try {
-      host = new URL(options.apiEndpoint).hostname.replace(/^\[|\]$/g, '');
-    } catch {
-      host = undefined;
-    }
-  }
+  const host = endpointHost(options.apiEndpoint);
   const { list: denyList, error: denyListError } = compileDenyHosts(options.denyHosts);
   if (denyListError !== undefined) errors.push(denyListError);
   const rules = probeRules(probe, FieldPath.root(base), { apiEndpointHost: host, hasSecretRef: true, denyList });

@@ -23,7 +23,7 @@ export interface HTTPHeader {
 /** An HTTP GET request; any status from 200 to 399 is a success. */
 export interface HTTPGetAction {
   /** Scheme to connect with: HTTP or HTTPS. HTTPS is verified against caBundle or the system roots unless insecureSkipTLSVerify is true. */
-  scheme?: "HTTP" | "HTTPS";
+  scheme?: 'HTTP' | 'HTTPS';
   /** Host name or IP address to connect to. Defaults to the host of spec.apiEndpoint. */
   host?: string;
   /** Port to connect to: a number from 1 to 65535 or an IANA service name such as "https". */
@@ -125,7 +125,7 @@ export interface Taint {
   /** The taint value corresponding to the taint key. */
   value?: string;
   /** The effect of the taint: NoSchedule or NoExecute. */
-  effect: "NoSchedule" | "NoExecute";
+  effect: 'NoSchedule' | 'NoExecute';
   /** The time at which the taint was added (for NoExecute taints). */
   timeAdded?: string;
 }
@@ -153,7 +153,7 @@ export interface ClusterSpec {
   /** ID is the unique identifier for the cluster, typically collected from the member during registration. */
   id?: string;
   /** SyncMode describes how a cluster syncs resources from the Karmada control plane: Push or Pull. */
-  syncMode: "Pull" | "Push";
+  syncMode: 'Pull' | 'Push';
   /** The API endpoint of the member cluster: a URL such as https://10.0.0.1:6443 (hostname, hostname:port, IP or IP:port). */
   apiEndpoint?: string;
   /** The Secret (with keys token and caBundle) that holds the credentials for the member cluster's API. */
@@ -186,7 +186,7 @@ export interface Condition {
   /** Type of the condition, e.g. Healthy. */
   type: string;
   /** Status of the condition: True, False or Unknown. */
-  status: "True" | "False" | "Unknown";
+  status: 'True' | 'False' | 'Unknown';
   /** The metadata.generation the condition was set for. */
   observedGeneration?: number;
   /** When the condition last changed from one status to another. */
