@@ -33,7 +33,6 @@ const CLI: CliInvocation = {
 const GROUP = { group: 'cluster.karmada.io', version: 'v1alpha1', plural: 'clusters' };
 const ENDPOINT = 'https://10.20.0.9:6443';
 const KUBELET_DEFAULTS = {
-  initialDelaySeconds: 0,
   timeoutSeconds: 1,
   periodSeconds: 10,
   successThreshold: 1,

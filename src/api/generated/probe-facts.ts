@@ -20,7 +20,6 @@ export type TimingField = (typeof TIMING_FIELDS)[number];
  * field not listed here is never written; absent, it means Go's zero value, 0.
  */
 export const TIMING_DEFAULTS = Object.freeze({
-  initialDelaySeconds: 0,
   timeoutSeconds: 1,
   periodSeconds: 10,
   successThreshold: 1,

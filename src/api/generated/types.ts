@@ -76,7 +76,7 @@ export interface LivenessProbe {
   grpc?: GRPCAction;
   /** A check through the member's own API with the credentials that spec.secretRef names: GET path, then the optional counts of Ready nodes and pods. */
   apiServer?: APIServerAction;
-  /** Seconds after the probe is first seen before it runs the first time. */
+  /** Seconds after the probe is first seen before it runs the first time. Not defaulted (as the kubelet): absent means 0. */
   initialDelaySeconds?: number;
   /** Seconds after which one probe times out. Minimum 1. */
   timeoutSeconds?: number;

@@ -31,12 +31,27 @@ describe('defaultCluster', () => {
     const out = defaultCluster({ spec: { syncMode: 'Push', livenessProbe: { httpGet: { port: 80 } } } });
     expect(out.spec.livenessProbe).to.deep.equal({
       httpGet: { port: 80, scheme: 'HTTP', path: '/' },
-      initialDelaySeconds: 0,
       timeoutSeconds: 1,
       periodSeconds: 10,
       successThreshold: 1,
       failureThreshold: 3,
     });
+  });
+  it("writes exactly what Kubernetes' SetDefaults_Probe writes: no initialDelaySeconds, so no drift", () => {
+    const kubelet = {
+      spec: {
+        syncMode: 'Push',
+        livenessProbe: {
+          httpGet: { port: 80, scheme: 'HTTP', path: '/' },
+          timeoutSeconds: 1,
+          periodSeconds: 10,
+          successThreshold: 1,
+          failureThreshold: 3,
+        },
+      },
+    };
+    expect(defaultCluster(kubelet)).to.deep.equal(kubelet);
+    expect(defaultProbe({ tcpSocket: { port: 1 } })).not.to.have.property('initialDelaySeconds');
   });
   it('defaults the grpc service to "" and the apiServer path to /readyz', () => {
     expect(defaultProbe({ grpc: { port: 9090 } }).grpc).to.deep.equal({ port: 9090, service: '' });
