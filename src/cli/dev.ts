@@ -56,7 +56,7 @@ The state of a running playground is kept in ${statePath()}.`,
     .option('--port <port>', 'port of the webhook on 127.0.0.1 (default: a free one)', port)
     .option(
       '--karmada',
-      'a real Karmada control plane (built from source on first use, 5-15 minutes) with member clusters, instead ' +
+      'a real Karmada control plane (built from source on first use, 10-25 minutes) with member clusters, instead ' +
         'of a kube-apiserver serving Cluster from our CRD; probes travel in the liveness-probe annotation',
       false,
     )
