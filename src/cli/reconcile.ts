@@ -244,10 +244,10 @@ export function register(program: Command): void {
     .option('--metrics-port <port>', 'port of /healthz, /readyz, /metrics (0 picks one)', integer(0, 65535), 8080)
     .option('--metrics-host <address>', 'address of /healthz, /readyz, /metrics (0.0.0.0 in a pod)', '127.0.0.1')
     .option('--probe-concurrency <n>', 'most probes in flight', integer(1, 100_000), 256)
-    .option('--write-concurrency <n>', 'most Clusters reconciled at once', integer(1, 1024), 16)
+    .option('--write-concurrency <n>', 'most Clusters reconciled at once', integer(1, 1024), 64)
     .option('--resync <seconds>', 'full relist and reconcile of every Cluster', seconds(10, 86_400), 600)
-    .option('--kube-api-qps <n>', 'client-side rate limit to the apiserver', integer(1, 100_000), 100)
-    .option('--kube-api-burst <n>', 'client-side burst to the apiserver', integer(1, 100_000), 200)
+    .option('--kube-api-qps <n>', 'client-side rate limit to the apiserver', integer(1, 100_000), 200)
+    .option('--kube-api-burst <n>', 'client-side burst to the apiserver', integer(1, 100_000), 400)
     .option(
       '--deny-cidr <cidr>',
       `address range probes may never connect to, checked after DNS; repeatable, replaces the default (${DEFAULT_DENY_LIST.join(', ')})`,

@@ -101,7 +101,12 @@ export class LeaderElector {
   private async write(method: 'POST' | 'PUT', lease: Lease): Promise<Lease> {
     const path = method === 'POST' ? this.path : `${this.path}/${encodeURIComponent(this.options.name)}`;
     try {
-      const out = await this.options.api.request<Lease>(method, path, { body: lease, timeoutMs: this.renewDeadlineMs });
+      const out = await this.options.api.request<Lease>(method, path, {
+        body: lease,
+        timeoutMs: this.renewDeadlineMs,
+        // A renewal must not wait behind a burst of reads: losing the lease stops every worker.
+        priority: 'high',
+      });
       this.options.onWrite?.('ok');
       return out;
     } catch (err) {
@@ -136,6 +141,7 @@ export class LeaderElector {
     try {
       lease = await this.options.api.request<Lease>('GET', `${this.path}/${encodeURIComponent(this.options.name)}`, {
         timeoutMs: this.renewDeadlineMs,
+        priority: 'high',
       });
     } catch (err) {
       if (!isStatus(err, 404)) throw err;

@@ -7,7 +7,6 @@ import {
   API_VERSION,
   KIND,
   LEGACY_ANNOTATION,
-  MigrationError,
   PROBE_ANNOTATION,
   errorBody,
   migrateCluster,
@@ -102,17 +101,13 @@ export function probeSourceOf(cluster: Cluster, options: ProbeSourceOptions = {}
   }
   const legacy = annotations[LEGACY_ANNOTATION];
   if (legacy !== undefined) {
-    let migrated: object;
-    try {
-      migrated = migrateCluster(projection(cluster, { annotations: { [LEGACY_ANNOTATION]: legacy } }), {
-        probeLocation: 'field',
-        computePatch: false,
-        denyHosts: denyList,
-      }).object as object;
-    } catch (err) {
-      if (!(err instanceof MigrationError)) throw err;
-      return invalid('legacy', err.errors.length > 0 ? err.errors : []);
-    }
+    const result = migrateCluster(projection(cluster, { annotations: { [LEGACY_ANNOTATION]: legacy } }), {
+      probeLocation: 'field',
+      computePatch: false,
+      denyHosts: denyList,
+    });
+    if (result.errors.length > 0) return invalid('legacy', result.errors);
+    const migrated = result.object as object;
     const errors = check(migrated, 'field', denyList).map(asLegacy);
     if (errors.length > 0) return invalid('legacy', errors);
     const probe = (migrated as { spec: { livenessProbe?: unknown } }).spec.livenessProbe;

@@ -89,16 +89,16 @@ async function count(metrics: ReconcilerMetrics, labels: Partial<Record<'kind' |
 }
 
 describe('reconciler cluster writer', () => {
-  it('writes the condition, its Event, then the taint, each guarded by the resourceVersion, and one Event', async () => {
+  it('writes the taint, then the condition and its Event, each guarded by the resourceVersion, and one Event', async () => {
     const api = new FakeApi(cluster);
     const metrics = createMetrics();
     const out = await writer(api, metrics).apply(structuredClone(api.cluster), failed);
     expect(out.wrote).to.deep.equal({ status: true, taints: true, event: true });
-    // The Event is told right after the condition is written, so a failed taint write cannot lose it on retry.
+    // The taint first: it is what stops the scheduler. The Event is told right after the condition it tells of.
     expect(api.calls).to.deep.equal([
+      'PATCH /apis/cluster.karmada.io/v1alpha1/clusters/m1',
       'PATCH /apis/cluster.karmada.io/v1alpha1/clusters/m1/status',
       'POST /api/v1/namespaces/default/events',
-      'PATCH /apis/cluster.karmada.io/v1alpha1/clusters/m1',
     ]);
     expect(api.cluster.spec.taints!.map((t) => t.key)).to.deep.equal([
       'example.com/maintenance',
