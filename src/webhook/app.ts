@@ -1,97 +1,75 @@
-// The HTTP app: express 5 for /healthz, /readyz, /metrics and the JSON 404/405 answers, and a request listener that
-// sends POST /mutate and /validate straight to the bare-node admission route (admission-route.ts). No rule lives here.
-import express, { type NextFunction, type Request, type Response } from 'express';
+// The one router of the webhook's HTTPS server, on bare node:http objects: POST /mutate and /validate go to the
+// admission route (admission-route.ts); GET (and HEAD) /healthz, /readyz and /metrics are answered here; any other
+// method on an admission path is 405, any other path 404, each with a JSON Status. No framework: express's
+// per-request cost was most of the webhook's latency in bench/webhook, and loading it most of `serve`'s start-up.
+// No rule lives here.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from 'pino';
-import { serveAdmission, pathOf, writeJson } from './admission-route.js';
-import type { WebhookMetrics } from './metrics.js';
-import type { WebhookOptions } from './options.js';
+import { pathOf, serveAdmission, writeJson, type AdmissionRouteOptions } from './admission-route.js';
 import { messageOf } from '../api/index.js';
 
-export interface AppOptions extends WebhookOptions {
-  logger: Logger;
-  metrics: WebhookMetrics;
+export interface AppOptions extends AdmissionRouteOptions {
   /** Whether a serving certificate is loaded (readiness). */
   isReady: () => boolean;
-  /** Whether shutdown has begun: not ready, and every answer closes its connection. */
-  isDraining?: () => boolean;
 }
 
 function status(code: number, reason: string, message: string): Record<string, unknown> {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code };
 }
 
-export function createApp(options: AppOptions): express.Express {
-  const { metrics } = options;
-  const app = express();
-  app.disable('x-powered-by');
-  app.disable('etag');
-
-  app.use((_req: Request, res: Response, next: NextFunction) => {
-    if (options.isDraining?.()) res.setHeader('Connection', 'close');
-    next();
-  });
-
-  app.post('/mutate', (req: Request, res: Response) => serveAdmission('mutate', req, res, options));
-  app.post('/validate', (req: Request, res: Response) => serveAdmission('validate', req, res, options));
-  app.all(['/mutate', '/validate'], (req: Request, res: Response) => {
-    writeJson(
-      res,
-      405,
-      status(405, 'MethodNotAllowed', `${req.method} is not allowed on ${req.path}; POST an AdmissionReview`),
-      {
-        allow: 'POST',
-      },
-    );
-  });
-
-  app.get('/healthz', (_req: Request, res: Response) => {
-    res.type('text/plain').send('ok');
-  });
-  app.get('/readyz', (_req: Request, res: Response) => {
-    if (options.isDraining?.()) res.status(503).type('text/plain').send('shutting down');
-    else if (!options.isReady()) res.status(503).type('text/plain').send('serving certificate not loaded');
-    else res.type('text/plain').send('ok');
-  });
-  app.get('/metrics', async (_req: Request, res: Response) => {
-    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
-  });
-
-  app.use((req: Request, res: Response) => {
-    writeJson(
-      res,
-      404,
-      status(
-        404,
-        'NotFound',
-        `no route for ${req.method} ${req.path}; the webhook serves POST /mutate and POST /validate`,
-      ),
-    );
-  });
-
-  // Four arguments: express recognises an error handler by its arity. Nothing a client sends becomes a 5xx.
-  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    options.logger.warn({ path: req.path, err: messageOf(err) }, 'request failed');
-    if (res.headersSent) return;
-    writeJson(res, 400, status(400, 'BadRequest', 'the request could not be served'));
-  });
-
-  return app;
+function writeText(req: IncomingMessage, res: ServerResponse, code: number, contentType: string, text: string): void {
+  res.writeHead(code, { 'content-type': contentType, 'content-length': Buffer.byteLength(text) });
+  res.end(req.method === 'HEAD' ? undefined : text);
 }
 
+const TEXT = 'text/plain; charset=utf-8';
+
 /**
- * The listener for node:https: admission reviews go straight to the bare-node route, everything else through express.
+ * The path a route is matched on: without the query, one trailing slash or case (as express matched `/healthz/` and
+ * `/HealthZ`, which this router replaced).
  */
+function routeOf(url: string | undefined): string {
+  const path = pathOf(url);
+  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return trimmed.toLowerCase();
+}
+
+/** The request listener for node:https: every request is routed here, once. */
 export function createRequestListener(options: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const app = createApp(options);
+  const { metrics } = options;
   return (req, res) => {
-    if (req.method === 'POST') {
-      const path = pathOf(req.url);
-      if (path === '/mutate' || path === '/validate') {
+    const raw = pathOf(req.url);
+    const path = raw === '/mutate' || raw === '/validate' ? raw : routeOf(req.url);
+    if (path === '/mutate' || path === '/validate') {
+      if (req.method === 'POST') {
         serveAdmission(path === '/mutate' ? 'mutate' : 'validate', req, res, options);
         return;
       }
+      if (options.isDraining?.()) res.setHeader('Connection', 'close');
+      const message = `${req.method ?? ''} is not allowed on ${raw}; POST an AdmissionReview`;
+      writeJson(res, 405, status(405, 'MethodNotAllowed', message), { allow: 'POST' });
+      return;
     }
-    app(req, res);
+    if (options.isDraining?.()) res.setHeader('Connection', 'close');
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      if (path === '/healthz') return writeText(req, res, 200, TEXT, 'ok');
+      if (path === '/readyz') {
+        if (options.isDraining?.()) return writeText(req, res, 503, TEXT, 'shutting down');
+        if (!options.isReady()) return writeText(req, res, 503, TEXT, 'serving certificate not loaded');
+        return writeText(req, res, 200, TEXT, 'ok');
+      }
+      if (path === '/metrics') {
+        metrics.registry.metrics().then(
+          (text) => writeText(req, res, 200, metrics.registry.contentType, text),
+          (err: unknown) => {
+            // Nothing a client sends becomes a 5xx.
+            options.logger.warn({ path: raw, err: messageOf(err) }, 'request failed');
+            if (!res.headersSent) writeJson(res, 400, status(400, 'BadRequest', 'the request could not be served'));
+          },
+        );
+        return;
+      }
+    }
+    const message = `no route for ${req.method ?? ''} ${raw}; the webhook serves POST /mutate and POST /validate`;
+    writeJson(res, 404, status(404, 'NotFound', message));
   };
 }

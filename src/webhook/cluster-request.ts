@@ -1,7 +1,7 @@
 // What mutate and validate share: recognising a Cluster request, naming it, shaping warnings and denials.
 // Pure functions over the decoded review; nothing here touches HTTP or I/O.
 import { isRecord } from '../api/index.js';
-import { errorBody, formatInvalid, type FieldError } from '../schema/index.js';
+import { errorBody, formatInvalid, GROUP, KIND, type FieldError } from '../schema/index.js';
 import {
   answer,
   type AdmissionRequest,
@@ -10,9 +10,6 @@ import {
   type AdmissionReviewRequest,
 } from './admission.js';
 
-export const CLUSTER_GROUP = 'cluster.karmada.io';
-export const CLUSTER_KIND = 'Cluster';
-export const CLUSTER_RESOURCE = 'clusters';
 /** The apiserver's limit is 256 bytes a warning; ours is tighter so kubectl prints each on one line. */
 export const MAX_WARNING_LENGTH = 120;
 
@@ -27,14 +24,14 @@ export function requestGroupKind(request: AdmissionRequest): { group: string; ki
 
 export function isClusterRequest(request: AdmissionRequest): boolean {
   const { group, kind } = requestGroupKind(request);
-  return group === CLUSTER_GROUP && kind === CLUSTER_KIND;
+  return group === GROUP && kind === KIND;
 }
 
 /** The warning for a request about something else than a Cluster (a webhook configuration that matches too much). */
 export function notAClusterWarning(request: AdmissionRequest): string {
   const { group, kind } = requestGroupKind(request);
   const what = `${group === '' ? 'core' : group}/${kind === '' ? '(no kind)' : kind}`;
-  return truncateWarning(`cluster-probe webhook: ${what} is not a ${CLUSTER_GROUP} Cluster; admitted unchanged`);
+  return truncateWarning(`cluster-probe webhook: ${what} is not a ${GROUP} Cluster; admitted unchanged`);
 }
 
 /** The object's name: `request.name`, else `metadata.name`, else `generateName` (CREATE before naming). */
@@ -67,11 +64,11 @@ export function invalidResponse(name: string, errors: FieldError[]): Omit<Admiss
     status: {
       code: 422,
       reason: 'Invalid',
-      message: formatInvalid(CLUSTER_KIND, name, errors),
+      message: formatInvalid(KIND, name, errors),
       details: {
         name,
-        group: CLUSTER_GROUP,
-        kind: CLUSTER_KIND,
+        group: GROUP,
+        kind: KIND,
         causes: errors.map((e) => ({ reason: e.type, message: errorBody(e), field: e.field })),
       },
     },

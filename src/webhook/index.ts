@@ -1,16 +1,45 @@
-// Public face of the webhook (the package's `./webhook` subpath): the pure admission handlers, the express app,
-// the HTTPS server, the manifest renderer and the guard against putting the CRD on a Karmada control plane.
+// Public face of the webhook (the package's `./webhook` subpath): the pure admission handlers over a decoded
+// AdmissionReview, the HTTP-free pipeline over a raw body, and the HTTPS server with its one request router. The
+// manifests and the guard against putting the CRD on a Karmada control plane are deployment: src/deploy.
 // Imports src/schema only through its index; never src/probe or reconciler.
-export * from './admission.js';
-export * from './cluster-request.js';
-export * from './options.js';
-export * from './patch.js';
+export {
+  ADMISSION_V1,
+  ADMISSION_V1BETA1,
+  MAX_BODY_BYTES,
+  answer,
+  decodeReview,
+  isRejection,
+  parseReview,
+  type AdmissionApiVersion,
+  type AdmissionRequest,
+  type AdmissionResponse,
+  type AdmissionReview,
+  type AdmissionReviewRequest,
+  type GroupVersionKind,
+  type GroupVersionResource,
+  type Operation,
+  type ReviewRejection,
+  type Status,
+  type StatusBody,
+  type StatusCause,
+  type StatusDetails,
+} from './admission.js';
+export { MAX_WARNING_LENGTH, shapeWarnings, truncateWarning } from './cluster-request.js';
+export {
+  DEFAULT_CONNECTION_TIMEOUTS,
+  DEFAULT_WEBHOOK_OPTIONS,
+  type ConnectionTimeouts,
+  type WebhookOptions,
+} from './options.js';
+// The default of WebhookOptions.denyHosts, the schema library's own list (not a copy), for webhook users.
+export { DEFAULT_DENY_CIDRS } from '../schema/index.js';
+export { applyPatch, decodePatch, encodePatch } from './patch.js';
 export { mutate } from './mutate.js';
 export { validate } from './validate.js';
 export { handleReview, type HandledReview } from './handle.js';
-export { createMetrics, operationLabel, type WebhookMetrics, type WebhookName } from './metrics.js';
-export { createApp, createRequestListener, type AppOptions } from './app.js';
-export { serveAdmission, type AdmissionRouteOptions } from './admission-route.js';
+export { createMetrics, type WebhookMetrics, type WebhookName } from './metrics.js';
+export { createRequestListener, type AppOptions } from './app.js';
+export type { AdmissionRouteOptions } from './admission-route.js';
 export { WebhookServer, type WebhookServerOptions } from './server.js';
 export * from './manifests.js';
 export * from './reconciler-manifests.js';

@@ -4,11 +4,11 @@
 // of the APIServices; the lookup takes a kubeconfig path, a KubeConfig, or any client with `request(method, path)`.
 // Loads @kubernetes/client-node only when given a path, so importing the webhook stays cheap.
 import type { KubeConfig } from '@kubernetes/client-node';
-import { CLUSTER_GROUP, CLUSTER_RESOURCE } from './cluster-request.js';
+import { GROUP, PLURAL } from '../schema/index.js';
 
 export const APISERVICES_PATH = '/apis/apiregistration.k8s.io/v1/apiservices';
 /** The APIService through which Karmada serves its Cluster API. */
-export const KARMADA_CLUSTER_APISERVICE = `v1alpha1.${CLUSTER_GROUP}`;
+export const KARMADA_CLUSTER_APISERVICE = `v1alpha1.${GROUP}`;
 
 /** The fields of an apiregistration.k8s.io/v1 APIService the decision reads. */
 export interface APIServiceLike {
@@ -32,7 +32,7 @@ export type GuardTarget = string | KubeConfig | ApiRequester;
 export function aggregatedClusterApiServices(items: readonly APIServiceLike[]): APIServiceLike[] {
   return items.filter((item) => {
     const group = item.spec?.group ?? groupOfName(item.metadata?.name);
-    return group === CLUSTER_GROUP && item.spec?.service != null;
+    return group === GROUP && item.spec?.service != null;
   });
 }
 
@@ -56,7 +56,7 @@ export function karmadaControlPlaneRefusal(items: readonly APIServiceLike[], ser
   const aggregated = aggregatedClusterApiServices(items);
   if (aggregated.length === 0) return undefined;
   return [
-    `refusing to install the Cluster CRD (${CLUSTER_RESOURCE}.${CLUSTER_GROUP}): ` +
+    `refusing to install the Cluster CRD (${PLURAL}.${GROUP}): ` +
       `${server ? `the apiserver at ${server}` : 'this apiserver'} is a Karmada control plane.`,
     ...aggregated.map((item) => `  ${describe(item)}.`),
     `A CRD for the same group and resource would shadow Karmada's Cluster API, and deleting it would delete every ` +

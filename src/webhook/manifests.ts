@@ -8,8 +8,7 @@
 //   overlays/crd-served/          one apiserver serving Cluster from the CRD: crd/ + webhook/ + reconciler/
 //   crd/, webhook/, reconciler/   its pieces (crd/*.yaml itself is generated from schemas/ by `npm run generate`)
 import { stringify } from 'yaml';
-import { CLUSTER_GROUP, CLUSTER_RESOURCE } from './cluster-request.js';
-import { UNHEALTHY_TAINT_KEY, type ProbeLocation } from '../schema/index.js';
+import { GROUP, PLURAL, UNHEALTHY_TAINT_KEY, type ProbeLocation } from '../schema/index.js';
 import {
   HEALTHY_CONDITION_TYPE,
   KARMADA_KUBECONFIG_DIR,
@@ -109,14 +108,14 @@ function clientConfig(options: ManifestOptions, path: '/mutate' | '/validate'): 
 
 function webhook(options: ManifestOptions, kind: 'mutate' | 'validate'): Obj {
   return {
-    name: `${kind}.cluster-probe.${CLUSTER_GROUP}`,
+    name: `${kind}.cluster-probe.${GROUP}`,
     clientConfig: clientConfig(options, kind === 'mutate' ? '/mutate' : '/validate'),
     rules: [
       {
-        apiGroups: [CLUSTER_GROUP],
+        apiGroups: [GROUP],
         apiVersions: ['*'],
         operations: ['CREATE', 'UPDATE'],
-        resources: [CLUSTER_RESOURCE],
+        resources: [PLURAL],
         scope: 'Cluster',
       },
     ],

@@ -1,19 +1,14 @@
-// The mutating admission handler: legacy-annotation migration, then kubelet defaults, as one JSON Patch.
-// Pure over the decoded AdmissionReview; knows nothing of express. Idempotent: a second round yields no patch.
-import {
-  defaultCluster,
-  LEGACY_ANNOTATION,
-  migrateCluster,
-  MigrationError,
-  PROBE_ANNOTATION,
-  validateCluster,
-  type ProbeLocation,
-} from '../schema/index.js';
+// The mutating admission handler: legacy-annotation migration, then kubelet defaults, as one JSON Patch. It mutates
+// only: validation (field errors and the warnings about a valid object) is the validating webhook's, which the
+// manifests always install with it; as with controller-runtime's Defaulter, a mutation that cannot be made (a legacy
+// annotation that cannot be carried) is the one denial, and only the notes of what it moved are warnings.
+// Pure over the decoded AdmissionReview; knows nothing of HTTP. Idempotent: a second round yields no patch.
+import { defaultCluster, LEGACY_ANNOTATION, migrateCluster, PROBE_ANNOTATION, diffPatch } from '../schema/index.js';
 import { isRecord } from '../api/index.js';
 import { answer, type AdmissionReview, type AdmissionReviewRequest } from './admission.js';
 import { clusterObjectOf, invalidResponse, requestName, shapeWarnings } from './cluster-request.js';
 import { DEFAULT_WEBHOOK_OPTIONS, type WebhookOptions } from './options.js';
-import { diffPatch, encodePatch } from './patch.js';
+import { encodePatch } from './patch.js';
 
 /**
  * Where a probe could be: the field, the probe annotation, the legacy annotation. Migration only acts on the legacy
@@ -32,9 +27,27 @@ function probeSources(object: Record<string, unknown>): { field: boolean; annota
   };
 }
 
-function needsMigration(object: Record<string, unknown>, location: ProbeLocation): boolean {
-  const sources = probeSources(object);
-  return sources.legacy || (location === 'field' ? sources.annotation : sources.field);
+/** `{ [key]: holder[key] }` when `holder` is an object (with the key only when present), else `holder` itself. */
+function pick(holder: unknown, key: string): unknown {
+  if (!isRecord(holder)) return holder;
+  return Object.hasOwn(holder, key) ? { [key]: holder[key] } : {};
+}
+
+/**
+ * What migration and defaulting read and write, at the same paths as in the Cluster: `metadata.annotations` (where the
+ * probe and the legacy annotation live) and `spec.livenessProbe`, in the object's own key order; nothing else. Both
+ * then copy and walk a probe-sized object, and the diff of the view before and after is the patch of the whole
+ * Cluster (a path the view lacks, the object lacks too), however large its status, managedFields or the rest of its
+ * spec. test/unit/webhook/fuzz.test.ts checks that the patch equals the diff of the whole object, migrated and
+ * defaulted.
+ */
+function probeView(object: Record<string, unknown>): Record<string, unknown> {
+  const view: Record<string, unknown> = {};
+  for (const key of Object.keys(object)) {
+    if (key === 'metadata') view.metadata = pick(object.metadata, 'annotations');
+    else if (key === 'spec') view.spec = pick(object.spec, 'livenessProbe');
+  }
+  return view;
 }
 
 export function mutate(
@@ -45,33 +58,30 @@ export function mutate(
   const checked = clusterObjectOf(review);
   if ('answer' in checked) return checked.answer;
   const object = checked.object;
+  const sources = probeSources(object);
+  // Most reviews carry no probe at all (the apiserver calls on every write): nothing to migrate or default.
+  if (!sources.field && !sources.annotation && !sources.legacy) return answer(review, { allowed: true });
+  const migrate = sources.legacy || (options.probeLocation === 'field' ? sources.annotation : sources.field);
 
-  let migrated: { object: unknown; warnings: string[] } = { object, warnings: [] };
-  if (needsMigration(object, options.probeLocation)) {
-    try {
-      // The legacy url is checked against the same deny list as every probe host (--deny-cidr), not the default.
-      migrated = migrateCluster(object, {
-        probeLocation: options.probeLocation,
-        computePatch: false,
-        ...(options.denyHosts !== undefined ? { denyHosts: options.denyHosts } : {}),
-      });
-    } catch (err) {
-      if (err instanceof MigrationError) return answer(review, invalidResponse(requestName(request), err.errors));
-      throw err;
-    }
+  const view = probeView(object);
+  let migrated: { object: unknown; warnings: string[] } = { object: view, warnings: [] };
+  if (migrate) {
+    // The legacy url is checked against the same deny list as every probe host (--deny-cidr), not the default.
+    const result = migrateCluster(view, {
+      probeLocation: options.probeLocation,
+      computePatch: false,
+      ...(options.denyHosts !== undefined ? { denyHosts: options.denyHosts } : {}),
+    });
+    if (result.errors.length > 0) return answer(review, invalidResponse(requestName(request), result.errors));
+    migrated = result;
   }
-  const sources = isRecord(migrated.object) ? probeSources(migrated.object) : undefined;
+  const after = isRecord(migrated.object) ? probeSources(migrated.object) : undefined;
   const defaulted =
-    sources && (sources.field || sources.annotation)
+    after && (after.field || after.annotation)
       ? defaultCluster(migrated.object, { probeLocation: options.probeLocation })
       : migrated.object;
-  if (!isRecord(defaulted)) return answer(review, { allowed: true });
-
-  const warnings = shapeWarnings([
-    ...migrated.warnings,
-    ...validateCluster(defaulted, { probeLocation: options.probeLocation }).warnings,
-  ]);
-  const patch = defaulted === object ? [] : diffPatch(object, defaulted);
+  const patch = diffPatch(view, defaulted);
+  const warnings = migrated.warnings.length > 0 ? shapeWarnings(migrated.warnings) : [];
   return answer(review, {
     allowed: true,
     ...(patch.length > 0 ? { patchType: 'JSONPatch' as const, patch: encodePatch(patch) } : {}),

@@ -2,9 +2,7 @@
 // it. The diff itself ("object as received" + "object as it should be", as controller-runtime's PatchResponseFromRaw)
 // is the schema library's diffPatch, so migration and the webhook compute patches one way. Pure.
 import jsonpatch from 'fast-json-patch';
-import { diffPatch, type JsonPatchOperation } from '../schema/index.js';
-
-export { diffPatch };
+import type { JsonPatchOperation } from '../schema/index.js';
 
 /** The patch as the AdmissionResponse carries it: base64 of its JSON. */
 export function encodePatch(patch: readonly JsonPatchOperation[]): string {

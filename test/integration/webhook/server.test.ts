@@ -128,6 +128,35 @@ describe('webhook over HTTPS', function () {
       expect(JSON.parse(missing.body)).to.deep.include({ code: 404 });
     });
 
+    it('routes once: the admission paths with a query or a trailing slash, health paths by GET and HEAD only', async () => {
+      const review = JSON.stringify(clusterReview('route-1'));
+      const headers = { 'content-type': 'application/json' };
+      for (const p of ['/validate?timeout=5s', '/validate/', '/Validate']) {
+        const res = await httpsRequest({ port, ca: ca.cert, method: 'POST', path: p, headers, body: review });
+        expect([p, res.status, (JSON.parse(res.body) as { response: { uid: string } }).response.uid]).to.deep.equal([
+          p,
+          200,
+          'route-1',
+        ]);
+      }
+      const head = await httpsRequest({ port, ca: ca.cert, method: 'HEAD', path: '/healthz/' });
+      expect([head.status, head.body, head.headers['content-type']]).to.deep.equal([
+        200,
+        '',
+        'text/plain; charset=utf-8',
+      ]);
+      const put = await httpsRequest({ port, ca: ca.cert, method: 'PUT', path: '/validate?timeout=5s' });
+      expect([put.status, JSON.parse(put.body).message]).to.deep.equal([
+        405,
+        'PUT is not allowed on /validate; POST an AdmissionReview',
+      ]);
+      const post = await httpsRequest({ port, ca: ca.cert, method: 'POST', path: '/healthz', headers, body: review });
+      expect([post.status, JSON.parse(post.body).message]).to.deep.equal([
+        404,
+        'no route for POST /healthz; the webhook serves POST /mutate and POST /validate',
+      ]);
+    });
+
     it('never a 5xx and always the uid, for random bodies over the socket', async () => {
       const agent = new https.Agent({ keepAlive: true, maxSockets: 4 });
       try {

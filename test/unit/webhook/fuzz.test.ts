@@ -10,7 +10,7 @@ import {
   type AdmissionReview,
   type WebhookOptions,
 } from '../../../src/webhook/index.js';
-import { validateCluster } from '../../../src/schema/index.js';
+import { defaultCluster, diffPatch, migrateCluster, validateCluster } from '../../../src/schema/index.js';
 
 const json = 'application/json';
 const LEGACY = 'cluster.karmada.io/health-checker';
@@ -201,6 +201,60 @@ describe('webhook fuzz', function () {
         expect((second.body as AdmissionReview).response).to.not.have.property('patch');
       }),
       { numRuns: 1000 },
+    );
+  });
+
+  it('patches exactly as the diff of the whole Cluster, migrated and defaulted (mutate works on a probe-sized view)', () => {
+    const objects = fc.oneof(
+      wellFormedCluster,
+      // The same with a large status and other fields migration and defaulting never touch, in any key order.
+      fc.tuple(wellFormedCluster, fc.jsonValue(), fc.boolean()).map(([c, status, specFirst]) => {
+        const { metadata, spec, ...rest } = c;
+        return specFirst ? { spec, ...rest, status, metadata } : { ...rest, metadata, spec, status };
+      }),
+      fc.tuple(wellFormedCluster, fc.anything(), fc.string()).map(([c, junk, text]) => ({
+        ...c,
+        metadata: { ...c.metadata, annotations: { [PROBE]: text, [LEGACY]: text } },
+        spec: { ...c.spec, livenessProbe: junk },
+      })),
+      fc.record({ metadata: fc.anything(), spec: fc.anything() }, { requiredKeys: [] }),
+    );
+    fc.assert(
+      fc.property(uid, objects, location, (id, generated, where) => {
+        const text = JSON.stringify(generated);
+        // The schema library's copy sets the prototype for an own "__proto__" key instead of copying it, so the whole
+        // object's diff would remove a key that the view (which never copies it) rightly leaves alone.
+        fc.pre(!text.includes('"__proto__"'));
+        const object = JSON.parse(text) as unknown; // what the webhook receives
+        const out = handleReview('mutate', json, reviewBody(clusterRequest(id, object)), options(where));
+        const response = (out.body as AdmissionReview).response;
+        if (!response?.allowed) return;
+        const whole = defaultCluster(migrateCluster(object, { ...options(where), computePatch: false }).object);
+        expect(response.patch === undefined ? [] : decodePatch(response.patch)).to.deep.equal(diffPatch(object, whole));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("never denies for what only validation finds: an invalid probe is the validating webhook's to deny", () => {
+    const invalid = {
+      apiVersion: 'cluster.karmada.io/v1alpha1',
+      kind: 'Cluster',
+      metadata: { name: 'member-bad' },
+      spec: {
+        syncMode: 'Push',
+        apiEndpoint: 'https://172.18.0.3:6443',
+        livenessProbe: { tcpSocket: { port: 70000 }, httpGet: { port: 80 } },
+      },
+    };
+    const body = reviewBody(clusterRequest('bad', invalid));
+    expect((handleReview('mutate', json, body, options('field')).body as AdmissionReview).response?.allowed).to.equal(
+      true,
+    );
+    const validated = (handleReview('validate', json, body, options('field')).body as AdmissionReview).response;
+    expect(validated?.allowed).to.equal(false);
+    expect(validated?.status?.message).to.equal(
+      'Cluster "member-bad" is invalid: [spec.livenessProbe.tcpSocket: Forbidden: may not specify more than 1 handler type, spec.livenessProbe.tcpSocket.port: Invalid value: 70000: must be between 1 and 65535, inclusive]',
     );
   });
 
