@@ -3,13 +3,7 @@
 // and written back with one JSON Patch whose first operation tests the resourceVersion read, so a concurrent writer is
 // never overwritten (the Cluster is read again and retried). --dry-run sends the same patch with dryRun=All, so the
 // apiserver checks it, and prints the change without storing it.
-import {
-  LEGACY_ANNOTATION,
-  MigrationError,
-  migrateCluster,
-  type Cluster,
-  type ProbeLocation,
-} from '../schema/index.js';
+import { LEGACY_ANNOTATION, migrateCluster, type Cluster, type ProbeLocation } from '../schema/index.js';
 import { isStatus, type KubeApi } from '../reconciler/index.js';
 import { messageOf } from '../api/index.js';
 
@@ -102,16 +96,13 @@ async function migrateOne(
   const name = first.metadata?.name ?? '';
   let current: Cluster = first;
   for (let attempt = 1; ; attempt++) {
-    let result;
-    try {
-      result = migrateCluster(current, {
-        probeLocation: options.probeLocation,
-        ...(options.denyHosts !== undefined ? { denyHosts: [...options.denyHosts] } : {}),
-      });
-    } catch (err) {
-      if (!(err instanceof MigrationError)) throw err;
+    const result = migrateCluster(current, {
+      probeLocation: options.probeLocation,
+      ...(options.denyHosts !== undefined ? { denyHosts: [...options.denyHosts] } : {}),
+    });
+    if (result.errors.length > 0) {
       options.out(`cluster/${name}: cannot be migrated, left unchanged:`);
-      for (const e of err.errors) options.out(`  ${e.message}`);
+      for (const e of result.errors) options.out(`  ${e.message}`);
       return 'failed';
     }
     if (result.patch.length === 0) return 'unchanged';

@@ -15,7 +15,6 @@ import {
   diffPatch,
   KIND,
   migrateCluster,
-  MigrationError,
   PROBE_ANNOTATION,
   type JsonPatchOperation,
   type ProbeLocation,
@@ -92,17 +91,16 @@ export function migrateSource(
     const value = ref.value as { kind?: unknown; metadata?: { name?: unknown } } | null;
     if (value === null || typeof value !== 'object' || value.kind !== KIND) continue;
     const label = `${name}${ref.index > 0 ? `#${ref.index}` : ''}: Cluster ${JSON.stringify(value.metadata?.name ?? '')}`;
-    try {
-      const result = migrateCluster(value, { probeLocation: options.probeLocation });
-      const patch = options.defaults ? diffPatch(value, defaultCluster(result.object)) : result.patch;
-      if (patch.length === 0) continue;
-      const doc = source.documents[ref.index] as Document.Parsed;
-      const prefix = ref.item === undefined ? [] : ['items', String(ref.item)];
-      edits.push({ doc, prefix, patch, label, warnings: result.warnings });
-    } catch (err) {
-      if (!(err instanceof MigrationError)) throw err;
-      outcome.errors.push(`${label} cannot be migrated:`, ...err.errors.map((e) => `  - ${e.message}`));
+    const result = migrateCluster(value, { probeLocation: options.probeLocation });
+    if (result.errors.length > 0) {
+      outcome.errors.push(`${label} cannot be migrated:`, ...result.errors.map((e) => `  - ${e.message}`));
+      continue;
     }
+    const patch = options.defaults ? diffPatch(value, defaultCluster(result.object)) : result.patch;
+    if (patch.length === 0) continue;
+    const doc = source.documents[ref.index] as Document.Parsed;
+    const prefix = ref.item === undefined ? [] : ['items', String(ref.item)];
+    edits.push({ doc, prefix, patch, label, warnings: result.warnings });
   }
   if (edits.length === 0) return outcome;
 

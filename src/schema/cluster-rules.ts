@@ -7,11 +7,10 @@ import { append, FieldPath, fieldErrors, type FieldError } from './field-error.j
 import { isDNS1123Label, isQualifiedName, isValidLabelValue } from './k8s-names.js';
 import { memoize } from './memo.js';
 import { MAX_INT64_NANO, parseQuantity, QUANTITY_ERROR } from './quantity.js';
+import { isRecord } from '../api/index.js';
 
 const CLUSTER_NAME_MAX = 48;
 const ENDPOINT_FORM = '; desired format: hostname, hostname:port, IP or IP:port';
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Karmada's ValidateClusterName; Go's len() counts UTF-8 bytes. */
 const clusterNameProblems = memoize((name: string): string[] => {
@@ -133,7 +132,7 @@ export function parseApiEndpoint(endpoint: string, path: FieldPath): ParsedEndpo
 }
 
 function secretRefErrors(ref: unknown, path: FieldPath): FieldError[] {
-  if (!isObject(ref)) return [];
+  if (!isRecord(ref)) return [];
   const errors: FieldError[] = [];
   // Missing keys are the schema's Required errors; Karmada also refuses empty strings.
   if (ref.namespace === '') errors.push(fieldErrors.required(path.child('namespace')));
@@ -163,7 +162,7 @@ function proxyURLErrors(proxyURL: string, path: FieldPath): FieldError[] {
 function repeatsEarlierTaint(taints: unknown[], i: number, t: Record<string, unknown>): boolean {
   for (let k = 0; k < i; k++) {
     const o = taints[k];
-    if (isObject(o) && o.key === t.key && o.effect === t.effect) return true;
+    if (isRecord(o) && o.key === t.key && o.effect === t.effect) return true;
   }
   return false;
 }
@@ -184,7 +183,7 @@ export function taintErrors(taints: unknown[], path: FieldPath, errors: FieldErr
   let supersedes: Set<string> | undefined;
   for (let i = 0; i < taints.length; i++) {
     const t = taints[i];
-    if (!isObject(t)) continue;
+    if (!isRecord(t)) continue;
     if (typeof t.key === 'string')
       for (const m of isQualifiedName(t.key)) errors.push(fieldErrors.invalid(path.index(i).child('key'), t.key, m));
     if (typeof t.value === 'string') {
@@ -221,12 +220,12 @@ function resourceModelsPlainlyValid(models: unknown[]): boolean {
   let prevGrade = -Infinity;
   for (let i = 0; i < models.length; i++) {
     const m = models[i];
-    if (!isObject(m) || typeof m.grade !== 'number' || m.grade <= prevGrade || !Array.isArray(m.ranges)) return false;
+    if (!isRecord(m) || typeof m.grade !== 'number' || m.grade <= prevGrade || !Array.isArray(m.ranges)) return false;
     const ranges = m.ranges as unknown[];
     if (prev !== undefined && prev.length !== ranges.length) return false;
     for (let j = 0; j < ranges.length; j++) {
       const r = ranges[j];
-      if (!isObject(r) || typeof r.name !== 'string') return false;
+      if (!isRecord(r) || typeof r.name !== 'string') return false;
       const min = parseQuantity(r.min);
       const max = parseQuantity(r.max);
       if (min === undefined || max === undefined || max <= min) return false;
@@ -234,7 +233,7 @@ function resourceModelsPlainlyValid(models: unknown[]): boolean {
         if (min !== 0n) return false;
       } else {
         const pr = prev[j];
-        if (!isObject(pr) || pr.name !== r.name || parseQuantity(pr.max) !== min) return false;
+        if (!isRecord(pr) || pr.name !== r.name || parseQuantity(pr.max) !== min) return false;
       }
       if (i === models.length - 1 && max !== MAX_INT64_NANO) return false;
     }
@@ -250,7 +249,7 @@ export function resourceModelErrors(models: unknown[], path: FieldPath): FieldEr
   const errors: FieldError[] = [];
   const grades = new Map<unknown, number>();
   models.forEach((m, i) => {
-    if (!isObject(m)) return;
+    if (!isRecord(m)) return;
     if (grades.has(m.grade))
       errors.push(
         fieldErrors.duplicate(
@@ -266,7 +265,7 @@ export function resourceModelErrors(models: unknown[], path: FieldPath): FieldEr
   let inOrder = true;
   for (let i = 0; i < models.length; i++) {
     const m = models[i];
-    if (!isObject(m) || typeof m.grade !== 'number' || !Array.isArray(m.ranges)) continue;
+    if (!isRecord(m) || typeof m.grade !== 'number' || !Array.isArray(m.ranges)) continue;
     const last = sorted[sorted.length - 1];
     if (last !== undefined && (last.m.grade as number) > m.grade) inOrder = false;
     sorted.push({ m, i });
@@ -287,7 +286,7 @@ export function resourceModelErrors(models: unknown[], path: FieldPath): FieldEr
       return;
     }
     ranges.forEach((r, j) => {
-      if (!isObject(r)) return;
+      if (!isRecord(r)) return;
       const p = rp.index(j);
       const min = parseQuantity(r.min);
       const max = parseQuantity(r.max);
@@ -302,7 +301,7 @@ export function resourceModelErrors(models: unknown[], path: FieldPath): FieldEr
           errors.push(fieldErrors.invalid(p.child('min'), r.min, 'must be 0 in the first model (ranges start at 0)'));
       } else {
         const pr = (prev.m.ranges as unknown[])[j];
-        if (!isObject(pr)) return;
+        if (!isRecord(pr)) return;
         if (pr.name !== r.name)
           errors.push(
             fieldErrors.invalid(
@@ -354,10 +353,10 @@ export interface ClusterRuleResult {
 export function clusterRules(obj: Record<string, unknown>): ClusterRuleResult {
   const errors: FieldError[] = [];
   const warnings: string[] = [];
-  const meta = isObject(obj.metadata) ? obj.metadata : {};
+  const meta = isRecord(obj.metadata) ? obj.metadata : {};
   append(errors, metadataNameErrors(meta));
   const spec = obj.spec;
-  if (!isObject(spec)) return { errors, warnings };
+  if (!isRecord(spec)) return { errors, warnings };
   const sp = SPEC;
   let apiEndpointHost: string | undefined;
   if (typeof spec.apiEndpoint === 'string' && spec.apiEndpoint !== '') {

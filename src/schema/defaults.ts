@@ -5,14 +5,12 @@ import { cloneJson } from './clone.js';
 import { isDeepStrictEqual } from 'node:util';
 import { defaultingValidators } from './ajv-validators.js';
 import { PROBE_ANNOTATION, type ProbeLocation } from './constants.js';
-import type { LivenessProbe } from '../api/index.js';
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+import { isRecord, type LivenessProbe } from '../api/index.js';
 
 /** A copy of `probe` with every default the schema declares filled in where the user left a field out. */
 export function defaultProbe<T = LivenessProbe>(probe: T): T {
   const copy = cloneJson(probe);
-  if (isObject(copy)) defaultingValidators.livenessProbe(copy);
+  if (isRecord(copy)) defaultingValidators.livenessProbe(copy);
   return copy;
 }
 
@@ -27,18 +25,18 @@ export interface DefaultOptions {
  */
 export function defaultCluster<T>(obj: T, _options: DefaultOptions = {}): T {
   const copy = cloneJson(obj);
-  if (!isObject(copy)) return copy;
+  if (!isRecord(copy)) return copy;
   const spec = copy.spec;
-  if (isObject(spec) && isObject(spec.livenessProbe)) defaultingValidators.livenessProbe(spec.livenessProbe);
-  const annotations = isObject(copy.metadata) ? copy.metadata.annotations : undefined;
-  if (isObject(annotations) && typeof annotations[PROBE_ANNOTATION] === 'string') {
+  if (isRecord(spec) && isRecord(spec.livenessProbe)) defaultingValidators.livenessProbe(spec.livenessProbe);
+  const annotations = isRecord(copy.metadata) ? copy.metadata.annotations : undefined;
+  if (isRecord(annotations) && typeof annotations[PROBE_ANNOTATION] === 'string') {
     let parsed: unknown;
     try {
       parsed = JSON.parse(annotations[PROBE_ANNOTATION]);
     } catch {
       return copy; // unparsable JSON is validation's to report, never ours to rewrite
     }
-    if (isObject(parsed)) {
+    if (isRecord(parsed)) {
       const defaulted = defaultProbe(parsed);
       if (!isDeepStrictEqual(defaulted, parsed)) annotations[PROBE_ANNOTATION] = JSON.stringify(defaulted);
     }

@@ -176,18 +176,6 @@ export function append<T>(errors: T[], more: readonly T[]): void {
   for (let i = 0; i < more.length; i++) errors.push(more[i] as T);
 }
 
-/** Prefixes every error's path, e.g. to report a probe held in an annotation under that annotation's path. */
-export function rebase(errors: FieldError[], prefix: string, strip = ''): FieldError[] {
-  return errors.map((e) => {
-    let rest = strip !== '' && e.field.startsWith(strip) ? e.field.slice(strip.length) : e.field;
-    if (rest !== '' && !rest.startsWith('[') && !rest.startsWith('.')) rest = `.${rest}`;
-    const field = `${prefix}${rest}`;
-    const moved: FieldError = { ...e, field };
-    moved.message = `${field}: ${errorBody(moved)}`;
-    return moved;
-  });
-}
-
 /** The apiserver's Invalid status message: `Cluster "name" is invalid: <e>` or `... is invalid: [<e1>, <e2>]`. */
 export function formatInvalid(kind: string, name: string, errors: readonly FieldError[]): string {
   const list = errors.map((e) => e.message);

@@ -4,7 +4,6 @@ export { validateCluster, validateProbe, type ValidateOptions, type ValidationRe
 export { defaultCluster, defaultProbe, type DefaultOptions } from './defaults.js';
 export {
   migrateCluster,
-  MigrationError,
   diffPatch,
   type MigrateOptions,
   type MigrationResult,

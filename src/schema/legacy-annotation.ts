@@ -12,17 +12,18 @@ import { messageOf } from '../api/index.js';
 
 export const annotationPath = (key: string): FieldPath => FieldPath.root('metadata').child('annotations').key(key);
 
+/** The parsed value, or (as every result of the library) the ErrorList that says why there is none. */
 export interface ParsedJson {
   value?: unknown;
-  error?: FieldError;
+  errors: FieldError[];
 }
 
 /** JSON.parse with an error that names the annotation and the position: `invalid JSON at position 17: ...`. */
 export function parseAnnotationJson(raw: unknown, key: string): ParsedJson {
   const path = annotationPath(key);
-  if (typeof raw !== 'string') return { error: fieldErrors.invalid(path, raw, 'must be a string holding JSON') };
+  if (typeof raw !== 'string') return { errors: [fieldErrors.invalid(path, raw, 'must be a string holding JSON')] };
   try {
-    return { value: JSON.parse(raw) as unknown };
+    return { value: JSON.parse(raw) as unknown, errors: [] };
   } catch (err) {
     const msg = messageOf(err);
     // V8 words these as `Unexpected token '}', "<the text>" is not valid JSON` or `... in JSON at position 17`;
@@ -33,7 +34,7 @@ export function parseAnnotationJson(raw: unknown, key: string): ParsedJson {
       .replace(/, ".*"(\.\.\.)? is not valid JSON$/s, '')
       .replace(/\s*\(line \d+ column \d+\)$/, '');
     const at = pos === undefined ? '' : ` at position ${pos}`;
-    return { error: fieldErrors.invalidOmitted(path, `invalid JSON${at}: ${reason}`) };
+    return { errors: [fieldErrors.invalidOmitted(path, `invalid JSON${at}: ${reason}`)] };
   }
 }
 
@@ -95,7 +96,7 @@ function fromURL(
  */
 export function convertLegacyAnnotation(raw: unknown, denyHosts?: DenyHosts): LegacyConversion {
   const parsed = parseAnnotationJson(raw, LEGACY_ANNOTATION);
-  if (parsed.error !== undefined) return { errors: [parsed.error] };
+  if (parsed.errors.length > 0) return { errors: parsed.errors };
   const base = annotationPath(LEGACY_ANNOTATION);
   const errors = schemaErrors(rawValidators.healthChecker, parsed.value, base);
   if (errors.length > 0) return { errors };

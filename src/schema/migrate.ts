@@ -1,16 +1,16 @@
 // Migration: moves the legacy health-checker annotation (and a probe held in the other location) into the probe
 // location this installation uses, returning the new object, an RFC 6902 patch from the old one, and warnings.
-// Idempotent; never drops what the user wrote; throws MigrationError with field errors for what it cannot carry.
-// Pure: no I/O.
+// Idempotent; never drops what the user wrote; what it cannot carry comes back as field errors (an ErrorList, never
+// thrown), with the object unchanged. Pure: no I/O.
 import { cloneJson } from './clone.js';
 import { isDeepStrictEqual } from 'node:util';
 import fastJsonPatch from 'fast-json-patch';
 import type { DenyHosts } from './address-ranges.js';
 import { LEGACY_ANNOTATION, PROBE_ANNOTATION, type ProbeLocation } from './constants.js';
 import { defaultProbe } from './defaults.js';
-import { fieldErrors, type FieldError } from './field-error.js';
-import type { LivenessProbe } from '../api/index.js';
+import { append, fieldErrors, type FieldError } from './field-error.js';
 import { annotationPath, convertLegacyAnnotation, parseAnnotationJson } from './legacy-annotation.js';
+import { isRecord, type LivenessProbe } from '../api/index.js';
 
 export interface JsonPatchOperation {
   op: 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';
@@ -19,10 +19,16 @@ export interface JsonPatchOperation {
   from?: string;
 }
 
+/**
+ * What migration did. `errors` is the library's ErrorList: empty when the object was migrated (or had nothing to
+ * migrate); otherwise it says what cannot be carried and where, and `object` is an unchanged copy of the input, `patch`
+ * and `warnings` empty (never half-migrated).
+ */
 export interface MigrationResult {
   object: unknown;
   patch: JsonPatchOperation[];
   warnings: string[];
+  errors: FieldError[];
 }
 
 export interface MigrateOptions {
@@ -31,22 +37,11 @@ export interface MigrateOptions {
   computePatch?: boolean;
   /**
    * The deny list the legacy url's host is checked against (DEFAULT_DENY_CIDRS when omitted, as in validateCluster):
-   * a url the address policy denies is a MigrationError, never migrated. A malformed entry throws CidrError.
+   * a url the address policy denies is a field error, never migrated. A malformed entry throws CidrError (a
+   * programming error of the caller's options, not of the object).
    */
   denyHosts?: DenyHosts;
 }
-
-/** Thrown when migration cannot carry everything the user wrote; `errors` says what and where. */
-export class MigrationError extends Error {
-  readonly errors: FieldError[];
-  constructor(errors: FieldError[]) {
-    super(errors.map((e) => e.message).join('; '));
-    this.name = 'MigrationError';
-    this.errors = errors;
-  }
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** An RFC 6902 patch that turns `from` into `to` (fast-json-patch's compare: replace/add/remove, no test ops). */
 export function diffPatch(from: unknown, to: unknown): JsonPatchOperation[] {
@@ -63,7 +58,7 @@ function readProbe(h: Holder, location: ProbeLocation, errors: FieldError[]): un
   const raw = h.annotations?.[PROBE_ANNOTATION];
   if (raw === undefined) return undefined;
   const parsed = parseAnnotationJson(raw, PROBE_ANNOTATION);
-  if (parsed.error !== undefined) errors.push(parsed.error);
+  append(errors, parsed.errors);
   return parsed.value;
 }
 
@@ -76,7 +71,7 @@ function writeProbe(obj: Record<string, unknown>, h: Holder, location: ProbeLoca
     h.spec.livenessProbe = probe;
   } else {
     if (h.annotations === undefined) {
-      const meta = isObject(obj.metadata) ? obj.metadata : (obj.metadata = {});
+      const meta = isRecord(obj.metadata) ? obj.metadata : (obj.metadata = {});
       h.annotations = (meta as Record<string, unknown>).annotations = {} as Record<string, unknown>;
     }
     h.annotations[PROBE_ANNOTATION] = JSON.stringify(probe);
@@ -94,7 +89,7 @@ const pathOf = (l: ProbeLocation): string =>
 
 /** The first field where the legacy probe and the existing one differ (after defaulting both), if any. */
 function disagreement(legacy: LivenessProbe, existing: unknown): string | undefined {
-  if (!isObject(existing)) return 'the existing probe is not an object';
+  if (!isRecord(existing)) return 'the existing probe is not an object';
   const a = defaultProbe(legacy);
   const b = defaultProbe(existing) as LivenessProbe;
   if (b.httpGet === undefined) return 'the existing probe has no httpGet handler';
@@ -113,12 +108,12 @@ function disagreement(legacy: LivenessProbe, existing: unknown): string | undefi
 export function migrateCluster(obj: unknown, options: MigrateOptions): MigrationResult {
   const target = options.probeLocation;
   const other: ProbeLocation = target === 'field' ? 'annotation' : 'field';
-  if (!isObject(obj)) return { object: cloneJson(obj), patch: [], warnings: [] };
+  if (!isRecord(obj)) return { object: cloneJson(obj), patch: [], warnings: [], errors: [] };
   const copy = cloneJson(obj);
-  const meta = isObject(copy.metadata) ? copy.metadata : undefined;
+  const meta = isRecord(copy.metadata) ? copy.metadata : undefined;
   const h: Holder = {
-    annotations: meta !== undefined && isObject(meta.annotations) ? meta.annotations : undefined,
-    spec: isObject(copy.spec) ? copy.spec : undefined,
+    annotations: meta !== undefined && isRecord(meta.annotations) ? meta.annotations : undefined,
+    spec: isRecord(copy.spec) ? copy.spec : undefined,
   };
   const warnings: string[] = [];
   const errors: FieldError[] = [];
@@ -168,6 +163,6 @@ export function migrateCluster(obj: unknown, options: MigrateOptions): Migration
       }
     }
   }
-  if (errors.length > 0) throw new MigrationError(errors);
-  return { object: copy, patch: options.computePatch === false ? [] : diffPatch(obj, copy), warnings };
+  if (errors.length > 0) return { object: cloneJson(obj), patch: [], warnings: [], errors };
+  return { object: copy, patch: options.computePatch === false ? [] : diffPatch(obj, copy), warnings, errors };
 }

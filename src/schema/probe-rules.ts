@@ -7,6 +7,7 @@ import { deniedTargetError, denyListFor, type CompiledDenyList } from './address
 import { append, FieldPath, fieldErrors, type FieldError } from './field-error.js';
 import { memoize } from './memo.js';
 import { isHTTPHeaderName, isValidHost, isValidPortName, isValidPortNum } from './k8s-names.js';
+import { isRecord } from '../api/index.js';
 
 export interface ProbeContext {
   /** Host of spec.apiEndpoint (probes with no host go there), when the endpoint parses. */
@@ -21,8 +22,6 @@ export interface ProbeRuleResult {
   errors: FieldError[];
   warnings: string[];
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function checkPort(port: unknown, path: FieldPath, namesAllowed: boolean): FieldError[] {
   if (typeof port === 'number' && Number.isInteger(port))
@@ -79,7 +78,7 @@ function checkHttpGet(a: Record<string, unknown>, path: FieldPath, ctx: ProbeCon
     out.errors.push(fieldErrors.invalid(path.child('path'), a.path, "must start with '/'"));
   if (Array.isArray(a.httpHeaders))
     for (const h of a.httpHeaders)
-      if (isObject(h) && typeof h.name === 'string')
+      if (isRecord(h) && typeof h.name === 'string')
         for (const m of isHTTPHeaderName(h.name))
           out.errors.push(fieldErrors.invalid(path.child('httpHeaders'), h.name, m));
   const https = a.scheme === 'HTTPS';
@@ -114,7 +113,7 @@ function checkApiServer(a: Record<string, unknown>, path: FieldPath, ctx: ProbeC
 /** Checks one probe (already schema-valid in shape or not) at `path`. */
 export function probeRules(probe: unknown, path: FieldPath, ctx: ProbeContext): ProbeRuleResult {
   const out: ProbeRuleResult = { errors: [], warnings: [] };
-  if (!isObject(probe)) return out;
+  if (!isRecord(probe)) return out;
   let handlers = 0;
   for (const h of HANDLERS) {
     if (probe[h] === undefined || probe[h] === null) continue;
@@ -124,18 +123,18 @@ export function probeRules(probe: unknown, path: FieldPath, ctx: ProbeContext): 
   if (handlers === 0) out.errors.push(fieldErrors.required(path, 'must specify a handler type'));
 
   const httpGet = probe.httpGet;
-  if (isObject(httpGet)) checkHttpGet(httpGet, path.child('httpGet'), ctx, out);
+  if (isRecord(httpGet)) checkHttpGet(httpGet, path.child('httpGet'), ctx, out);
   const tcp = probe.tcpSocket;
-  if (isObject(tcp)) {
+  if (isRecord(tcp)) {
     append(out.errors, checkPort(tcp.port, path.child('tcpSocket', 'port'), true));
     checkHost(tcp, path.child('tcpSocket'), ctx, out.errors);
   }
   const grpc = probe.grpc;
-  if (isObject(grpc)) {
+  if (isRecord(grpc)) {
     append(out.errors, checkPort(grpc.port, path.child('grpc', 'port'), false));
     checkHost(grpc, path.child('grpc'), ctx, out.errors);
   }
   const api = probe.apiServer;
-  if (isObject(api)) checkApiServer(api, path.child('apiServer'), ctx, out);
+  if (isRecord(api)) checkApiServer(api, path.child('apiServer'), ctx, out);
   return out;
 }

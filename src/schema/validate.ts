@@ -6,14 +6,14 @@ import { endpointHost } from '../address/index.js';
 import { rawValidators, schemaErrors } from './ajv-validators.js';
 import { clusterRules } from './cluster-rules.js';
 import { API_VERSION, KIND, LEGACY_ANNOTATION, PROBE_ANNOTATION, type ProbeLocation } from './constants.js';
-import { append, FieldPath, fieldErrors, rebase, type FieldError } from './field-error.js';
+import { append, FieldPath, fieldErrors, type FieldError } from './field-error.js';
+import { annotationPath, convertLegacyAnnotation, parseAnnotationJson } from './legacy-annotation.js';
+import { migrateCluster } from './migrate.js';
+import { probeRules, type ProbeContext } from './probe-rules.js';
+import { isRecord, messageOf } from '../api/index.js';
 
 const ROOT = FieldPath.root('');
 const LIVENESS_PROBE = FieldPath.root('spec').child('livenessProbe');
-import { annotationPath, convertLegacyAnnotation, parseAnnotationJson } from './legacy-annotation.js';
-import { migrateCluster, MigrationError } from './migrate.js';
-import { probeRules, type ProbeContext } from './probe-rules.js';
-import { messageOf } from '../api/index.js';
 
 export interface ValidateOptions {
   /** Where this installation keeps the probe (default `field`). */
@@ -31,16 +31,14 @@ export interface ValidationResult {
   warnings: string[];
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
 /** The compiled list, or the default one with a field error when an entry is malformed (never throws). */
-function compileDenyHosts(cidrs: readonly string[] | undefined): { list: CompiledDenyList; error?: FieldError } {
+function compileDenyHosts(cidrs: readonly string[] | undefined): { list: CompiledDenyList; errors: FieldError[] } {
   try {
-    return { list: denyListFor(cidrs) };
+    return { list: denyListFor(cidrs), errors: [] };
   } catch (err) {
     return {
       list: denyListFor(undefined),
-      error: fieldErrors.invalid('options.denyHosts', cidrs, messageOf(err)),
+      errors: [fieldErrors.invalid('options.denyHosts', cidrs, messageOf(err))],
     };
   }
 }
@@ -51,24 +49,17 @@ function jsonType(v: unknown): string {
 
 function validateAnnotationProbe(raw: unknown, ctx: ProbeContext, errors: FieldError[], warnings: string[]): void {
   const parsed = parseAnnotationJson(raw, PROBE_ANNOTATION);
-  if (parsed.error !== undefined) {
-    errors.push(parsed.error);
+  if (parsed.errors.length > 0) {
+    append(errors, parsed.errors);
     return;
   }
+  // The probe's own errors are reported under the annotation (the base passed down); rules about the Cluster keep
+  // their own paths (spec.apiEndpoint, spec.secretRef).
   const base = annotationPath(PROBE_ANNOTATION);
-  const schema = schemaErrors(rawValidators.livenessProbe, parsed.value, base);
-  errors.push(...schema);
-  const rules = probeRules(parsed.value, FieldPath.root('probe'), ctx);
-  // Rules about the probe itself are reported under the annotation; rules about the Cluster keep their own paths.
-  errors.push(
-    ...rules.errors.filter((e) => !e.field.startsWith('probe')),
-    ...rebase(
-      rules.errors.filter((e) => e.field.startsWith('probe')),
-      String(base),
-      'probe',
-    ),
-  );
-  warnings.push(...rules.warnings.map((w) => w.replace(/^probe/, String(base))));
+  append(errors, schemaErrors(rawValidators.livenessProbe, parsed.value, base));
+  const rules = probeRules(parsed.value, base, ctx);
+  append(errors, rules.errors);
+  append(warnings, rules.warnings);
 }
 
 /** Validates a Cluster: returns every error at once, in the apiserver's wording, plus warnings. Never throws. */
@@ -76,14 +67,14 @@ export function validateCluster(obj: unknown, options: ValidateOptions = {}): Va
   const location = options.probeLocation ?? 'field';
   const errors: FieldError[] = [];
   const warnings: string[] = [];
-  if (!isObject(obj)) {
+  if (!isRecord(obj)) {
     errors.push(
       fieldErrors.typeInvalid('', jsonType(obj), `body must be of type object: ${JSON.stringify(jsonType(obj))}`),
     );
     return { valid: false, errors, warnings };
   }
-  const { list: denyList, error: denyListError } = compileDenyHosts(options.denyHosts);
-  if (denyListError !== undefined) errors.push(denyListError);
+  const { list: denyList, errors: denyListErrors } = compileDenyHosts(options.denyHosts);
+  append(errors, denyListErrors);
   if (obj.apiVersion !== undefined && obj.apiVersion !== API_VERSION)
     errors.push(fieldErrors.notSupported('apiVersion', obj.apiVersion, [API_VERSION]));
   if (obj.kind !== undefined && obj.kind !== KIND) errors.push(fieldErrors.notSupported('kind', obj.kind, [KIND]));
@@ -95,13 +86,13 @@ export function validateCluster(obj: unknown, options: ValidateOptions = {}): Va
   append(errors, cluster.errors);
   append(warnings, cluster.warnings);
 
-  const spec = isObject(obj.spec) ? obj.spec : {};
-  const meta = isObject(obj.metadata) ? obj.metadata : {};
-  const annotations = isObject(meta.annotations) ? meta.annotations : {};
+  const spec = isRecord(obj.spec) ? obj.spec : {};
+  const meta = isRecord(obj.metadata) ? obj.metadata : {};
+  const annotations = isRecord(meta.annotations) ? meta.annotations : {};
   const ctx: ProbeContext = {
     apiEndpointHost: cluster.apiEndpointHost,
     syncMode: spec.syncMode,
-    hasSecretRef: isObject(spec.secretRef),
+    hasSecretRef: isRecord(spec.secretRef),
     denyList,
   };
 
@@ -131,34 +122,36 @@ export function validateCluster(obj: unknown, options: ValidateOptions = {}): Va
 
   if (annotations[LEGACY_ANNOTATION] !== undefined) {
     const legacy = convertLegacyAnnotation(annotations[LEGACY_ANNOTATION], denyList);
-    errors.push(...legacy.errors);
+    append(errors, legacy.errors);
     if (legacy.errors.length === 0) {
-      try {
-        migrateCluster(obj, { probeLocation: location, denyHosts: denyList });
+      const migrated = migrateCluster(obj, { probeLocation: location, denyHosts: denyList, computePatch: false });
+      if (migrated.errors.length === 0)
         warnings.push(
           `annotation ${LEGACY_ANNOTATION} is deprecated; run \`cluster-probe migrate\` to move it into the probe`,
         );
-      } catch (err) {
-        if (!(err instanceof MigrationError)) throw err;
+      else {
         const known = new Set(errors.map((e) => e.message));
-        errors.push(...err.errors.filter((e) => !known.has(e.message)));
+        for (const e of migrated.errors) if (!known.has(e.message)) errors.push(e);
       }
     }
   }
   return { valid: errors.length === 0, errors, warnings };
 }
 
-/** Validates a probe on its own (as in the liveness-probe annotation), with paths relative to `base`. */
+/**
+ * Validates a probe on its own (as in the liveness-probe annotation), with paths relative to `base`: a path's text
+ * (`livenessProbe`, the default) or a FieldPath, which is passed down to every check as it is.
+ */
 export function validateProbe(
   probe: unknown,
-  options: ValidateOptions & { apiEndpoint?: string; base?: string } = {},
+  options: ValidateOptions & { apiEndpoint?: string; base?: string | FieldPath } = {},
 ): ValidationResult {
-  const base = options.base ?? 'livenessProbe';
-  const errors = schemaErrors(rawValidators.livenessProbe, probe, FieldPath.root(base));
+  const base = options.base instanceof FieldPath ? options.base : FieldPath.root(options.base ?? 'livenessProbe');
+  const errors = schemaErrors(rawValidators.livenessProbe, probe, base);
   const host = endpointHost(options.apiEndpoint);
-  const { list: denyList, error: denyListError } = compileDenyHosts(options.denyHosts);
-  if (denyListError !== undefined) errors.push(denyListError);
-  const rules = probeRules(probe, FieldPath.root(base), { apiEndpointHost: host, hasSecretRef: true, denyList });
+  const { list: denyList, errors: denyListErrors } = compileDenyHosts(options.denyHosts);
+  append(errors, denyListErrors);
+  const rules = probeRules(probe, base, { apiEndpointHost: host, hasSecretRef: true, denyList });
   errors.push(...rules.errors);
   return { valid: errors.length === 0, errors, warnings: rules.warnings };
 }
