@@ -1,6 +1,7 @@
 // Kubernetes' name, label, port and header rules, with its exact messages: apimachinery v0.35's util/validation
 // (DNS labels and subdomains, ports, header names: lengths in "characters") and api/validate/content (label keys
-// and values: lengths in "bytes"). Lengths are Go's len(), UTF-8 bytes. test/oracle checks the words against that code.
+// and values: lengths in "bytes"). Lengths are Go's len(), UTF-8 bytes. test/oracle checks the words against that code;
+// test/unit/schema/kubernetes-messages.test.ts holds each message beside the upstream function it comes from.
 // Each check returns the list of problems as strings; callers attach them to a field path.
 // Pure: no I/O.
 import { isIP } from 'node:net';
