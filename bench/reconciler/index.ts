@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
-import { Informer, KubeClient } from '../../src/reconciler/index.js';
+import { Informer, KubeClient } from '../../src/kube/index.js';
 import type { Cluster } from '../../src/schema/index.js';
 import { startControlPlane } from '../../test/e2e/harness/controlplane.js';
 

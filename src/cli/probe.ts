@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { LivenessProbe as ProbeLivenessProbe, ProbeContext, ProbeResult } from '../probe/index.js';
-import type { probeSourceOf as ProbeSourceOf } from '../reconciler/probe-source.js';
+import type { probeSourceOf as ProbeSourceOf } from '../schema/probe-source.js';
 import { InputError, objectsOf, parseSource } from './documents.js';
 import { LEGACY_ANNOTATION, PROBE_ANNOTATION, validateProbe, type Cluster } from '../schema/index.js';
 import { messageOf } from '../api/index.js';
@@ -153,7 +153,7 @@ export async function probeCommand(opts: ProbeCommandOptions, io: Io = defaultIo
       throw new UsageError('give exactly one of -f/--file CLUSTER.yaml or --url URL');
     const [{ runProbe }, { probeSourceOf }] = await Promise.all([
       import('../probe/index.js'),
-      import('../reconciler/probe-source.js'),
+      import('../schema/probe-source.js'),
     ]);
     const loaded = opts.url !== undefined ? fromUrl(opts.url) : fromCluster(opts.file!, io, probeSourceOf);
     const probe: ProbeLivenessProbe = { ...loaded.probe };

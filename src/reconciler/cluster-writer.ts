@@ -11,7 +11,7 @@ import {
   type StatusChange,
   type TaintEffectOption,
 } from './desired-state.js';
-import { isStatus, type KubeApi } from './kube-client.js';
+import { isStatus, type KubeApi } from '../kube/client.js';
 import type { ReconcilerMetrics } from './metrics.js';
 
 export const CLUSTERS_PATH = `/apis/${GROUP}/${VERSION}/${PLURAL}`;

@@ -1,8 +1,9 @@
 // The reconciler's public surface (the package's `./reconciler` export): probe every Cluster and turn transitions into
-// the Healthy condition, an Event and the unhealthy taint. Imports src/schema and src/probe, never webhook or cli.
+// the Healthy condition, an Event and the unhealthy taint. Imports src/schema, src/probe and src/kube (the generic
+// Kubernetes layer, whose client, informer, queue, leader election and health server are re-exported here for the
+// users of this subpath), never webhook or cli.
 export {
   Reconciler,
-  loadKubeConfig,
   leaseNameFor,
   type ReconcilerOptions,
   type ReconcilerLog,
@@ -27,14 +28,33 @@ export {
   type StatusPlan,
   type TaintEffectOption,
 } from './desired-state.js';
-export { probeSourceOf, type ProbeSource, type ProbeSourceKind, type ProbeSourceOptions } from './probe-source.js';
+export {
+  probeSourceOf,
+  invalidProbeMessage,
+  describeFieldError,
+  MAX_INVALID_MESSAGE,
+  type ProbeSource,
+  type ProbeSourceKind,
+  type ProbeSourceOptions,
+} from '../schema/probe-source.js';
 export { memberTrustOf, withMemberTrust, type MemberTrust } from './member-ca.js';
-export { invalidProbeMessage, describeFieldError, MAX_INVALID_MESSAGE } from './invalid-probe.js';
-export { fnv1a32, shardOf, ownsCluster, type Shard } from './shard.js';
-export { Informer, type InformerOptions, type InformerHandlers } from './informer.js';
-export { KubeClient, KubeApiError, RateLimiter, isStatus, type KubeApi, type WatchEvent } from './kube-client.js';
-export { LeaderElector, microTime, type LeaderElectorOptions } from './leader-election.js';
+export { shardOf, ownsCluster, type Shard } from './shard.js';
 export { SecretStore } from './secret-store.js';
-export { WorkQueue } from './work-queue.js';
 export { createMetrics, type ReconcilerMetrics } from './metrics.js';
-export { startHealthServer, type HealthServer, type HealthServerOptions } from './health-server.js';
+export {
+  Informer,
+  KubeClient,
+  KubeApiError,
+  LeaderElector,
+  WorkQueue,
+  isStatus,
+  loadKubeConfig,
+  startHealthServer,
+  type HealthServer,
+  type HealthServerOptions,
+  type InformerHandlers,
+  type InformerOptions,
+  type KubeApi,
+  type LeaderElectorOptions,
+  type WatchEvent,
+} from '../kube/index.js';

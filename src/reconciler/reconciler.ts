@@ -1,11 +1,11 @@
 // The reconciler as one object: a Kubernetes client, optional leader election, and a ClusterManager that runs while
 // this replica leads (always, without election). Start, stop (workers first, then the lease is released), readiness.
 // The CLI is a thin shell around it; tests run it in-process or through the CLI.
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { KubeClient, type KubeApi } from '../kube/client.js';
+import { LeaderElector } from '../kube/leader-election.js';
 import type { Clock } from '../probe/index.js';
 import type { TaintEffectOption } from './desired-state.js';
-import { KubeClient, type KubeApi } from './kube-client.js';
-import { LeaderElector } from './leader-election.js';
 import { ClusterManager, type ManagerLog } from './manager.js';
 import { createMetrics, type ReconcilerMetrics } from './metrics.js';
 import type { Shard } from './shard.js';
@@ -166,12 +166,4 @@ export class Reconciler {
     this.ownClient?.close();
     this.options.log.info({ identity: this.options.identity }, 'reconciler stopped');
   }
-}
-
-/** Loads a kubeconfig from a path, or the default chain (KUBECONFIG, ~/.kube/config, in-cluster). */
-export function loadKubeConfig(path?: string): KubeConfig {
-  const kc = new KubeConfig();
-  if (path !== undefined && path !== '') kc.loadFromFile(path);
-  else kc.loadFromDefault();
-  return kc;
 }

@@ -6,7 +6,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
-import { KubeClient, shardOf, type KubeApi } from '../../src/reconciler/index.js';
+import { KubeClient, type KubeApi } from '../../src/kube/index.js';
+import { shardOf } from '../../src/reconciler/index.js';
 import type { Cluster } from '../../src/schema/index.js';
 import { startControlPlane, type ControlPlane } from './harness/controlplane.js';
 import {

@@ -1,6 +1,7 @@
 // Sharding by a stable hash: FNV-1a 32 of the Cluster name, identical on every replica and release, spread evenly.
 import { expect } from 'chai';
-import { fnv1a32, ownsCluster, shardOf } from '../../../src/reconciler/index.js';
+import { ownsCluster, shardOf } from '../../../src/reconciler/index.js';
+import { fnv1a32 } from '../../../src/reconciler/shard.js';
 
 describe('reconciler sharding', () => {
   it('computes FNV-1a 32 as the reference vectors', () => {

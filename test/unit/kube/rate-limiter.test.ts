@@ -1,7 +1,7 @@
 // The client-side rate limit: a token bucket whose waiters are served by priority, then in arrival order, so that a
 // write carrying a verdict (the taint) is never queued behind reads or Events. Order only; no timing is asserted.
 import { expect } from 'chai';
-import { RateLimiter } from '../../../src/reconciler/index.js';
+import { RateLimiter } from '../../../src/kube/index.js';
 
 describe('reconciler rate limiter', () => {
   it('serves a waiting high-priority request before every waiting normal one, each priority in order', async () => {

@@ -2,7 +2,7 @@
 // retry period with optimistic concurrency, treat a lease as expired when its record has not changed for the lease
 // duration on our own clock (no trust in others' clocks), give up leadership when renewal fails past the deadline,
 // and release (empty holder) on a clean stop so a follower takes over at once.
-import { isStatus, type KubeApi } from './kube-client.js';
+import { isStatus, type KubeApi } from './client.js';
 
 interface LeaseSpec {
   holderIdentity?: string;

@@ -1,7 +1,7 @@
 // The keyed work queue: a key queued many times runs once, never twice at once, runs again if queued while running,
 // and is retried with backoff after an error.
 import { expect } from 'chai';
-import { WorkQueue } from '../../../src/reconciler/index.js';
+import { WorkQueue } from '../../../src/kube/index.js';
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;

@@ -1,5 +1,6 @@
-// The reconciler's plain-HTTP endpoints: /healthz (the process serves), /readyz (Clusters listed, or standing by as a
-// follower), /metrics (Prometheus text). Bound to 127.0.0.1 unless told otherwise. node:http only.
+// A controller's plain-HTTP endpoints: /healthz (the process serves), /readyz (what the caller says: for the reconciler,
+// Clusters listed or standing by as a follower), /metrics (Prometheus text). Bound to 127.0.0.1 unless told otherwise.
+// node:http only.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';

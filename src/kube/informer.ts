@@ -1,7 +1,7 @@
 // A list+watch cache of one resource: lists (paged), watches from the list's resourceVersion, restarts the watch with
 // jittered exponential backoff after any error, relists on 410 Gone and every resync period, and tells its handlers
-// what was added, changed and removed. Knows nothing of Clusters; the manager decides what a change means.
-import { isStatus, type KubeApi } from './kube-client.js';
+// what was added, changed and removed. Knows no resource; its user decides what a change means.
+import { isStatus, type KubeApi } from './client.js';
 
 export interface ObjectWithMeta {
   metadata?: { name?: string; namespace?: string; resourceVersion?: string };

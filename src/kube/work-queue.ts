@@ -1,6 +1,6 @@
 // A keyed work queue in the manner of client-go's workqueue: a key queued twice runs once, a key never runs twice at
 // once (queued again while running, it runs again after), and a failed key is retried with per-key exponential backoff.
-// Knows nothing of Kubernetes; the handler is the reconcile function.
+// Knows nothing of Kubernetes; the handler is a reconcile function.
 
 export interface WorkQueueOptions {
   concurrency: number;

@@ -1,10 +1,12 @@
 // A small Kubernetes REST client: JSON requests and streaming watches over node:https, with the credentials that
-// @kubernetes/client-node's KubeConfig resolves (certificates, tokens, exec plugins) and a client-side rate limit.
-// Status codes stay visible (409, 410, 404 drive the reconciler), which the generated clients hide. Knows no resource.
+// @kubernetes/client-node's KubeConfig resolves (certificates, tokens, exec plugins) and a client-side rate limit with
+// priorities. Status codes stay visible (409, 410, 404 drive the callers). Knows no resource. Why not client-node's own
+// list/watch: docs/reconciler.md, "Why our own Kubernetes client".
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
 import { createInterface } from 'node:readline';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { RateLimiter, type RequestPriority } from './rate-limiter.js';
 
 /** A non-2xx answer of the apiserver, with its Status reason when it sent one. */
 export class KubeApiError extends Error {
@@ -48,75 +50,6 @@ export interface KubeApi {
     onEvent: (event: WatchEvent<T>) => void,
     signal: AbortSignal,
   ): Promise<void>;
-}
-
-/**
- * How urgent a request is. The rate limiter serves a waiting `high` request before any waiting `normal` one: a write
- * that carries a verdict (the taint that stops the scheduler, the condition, the Lease) is never queued behind reads or
- * Events. Within a priority, first come first served.
- */
-export type RequestPriority = 'high' | 'normal';
-
-/** A token bucket: `qps` requests a second on average, `burst` at once; waiters served by priority, then in order. */
-export class RateLimiter {
-  private tokens: number;
-  private last = performance.now();
-  private readonly waiting: Record<RequestPriority, (() => void)[]> = { high: [], normal: [] };
-  private timer: NodeJS.Timeout | undefined;
-
-  constructor(
-    private readonly qps: number,
-    private readonly burst: number,
-  ) {
-    this.tokens = burst;
-  }
-
-  /** Requests waiting for a token. */
-  get pending(): number {
-    return this.waiting.high.length + this.waiting.normal.length;
-  }
-
-  take(priority: RequestPriority = 'normal'): Promise<void> {
-    if (this.qps <= 0) return Promise.resolve();
-    this.refill();
-    if (this.waiting.high.length === 0 && (priority === 'high' || this.waiting.normal.length === 0)) {
-      if (this.tokens >= 1) {
-        this.tokens -= 1;
-        return Promise.resolve();
-      }
-    }
-    return new Promise((resolve) => {
-      this.waiting[priority].push(resolve);
-      this.arm();
-    });
-  }
-
-  private refill(): void {
-    const now = performance.now();
-    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.qps);
-    this.last = now;
-  }
-
-  private next(): (() => void) | undefined {
-    return this.waiting.high.shift() ?? this.waiting.normal.shift();
-  }
-
-  private arm(): void {
-    if (this.timer !== undefined) return;
-    this.timer = setTimeout(
-      () => {
-        this.timer = undefined;
-        this.refill();
-        while (this.pending > 0 && this.tokens >= 1) {
-          this.tokens -= 1;
-          this.next()!();
-        }
-        if (this.pending > 0) this.arm();
-      },
-      Math.max(1, Math.ceil(1000 / this.qps)),
-    );
-    this.timer.unref();
-  }
 }
 
 /**
@@ -180,8 +113,8 @@ export class KubeClient implements KubeApi {
     this.limiter = new RateLimiter(options.qps ?? DEFAULT_QPS, options.burst ?? DEFAULT_BURST);
     this.agent =
       this.base.protocol === 'http:'
-        ? new HttpAgent({ keepAlive: true, maxSockets: 64 })
-        : new HttpsAgent({ keepAlive: true, maxSockets: 64 });
+        ? new HttpAgent({ keepAlive: true, maxSockets: 128 })
+        : new HttpsAgent({ keepAlive: true, maxSockets: 128 });
     this.userAgent = options.userAgent ?? 'cluster-probe-reconciler';
     this.timeoutMs = options.timeoutMs ?? 30_000;
   }

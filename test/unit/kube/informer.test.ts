@@ -1,7 +1,7 @@
 // The list+watch cache against a scripted API: a 410 Gone relists (and tells deletions that happened meanwhile), any
 // other watch error restarts from the last resourceVersion after a backoff, and its handlers see only real changes.
 import { expect } from 'chai';
-import { Informer, KubeApiError, type KubeApi, type WatchEvent } from '../../../src/reconciler/index.js';
+import { Informer, KubeApiError, type KubeApi, type WatchEvent } from '../../../src/kube/index.js';
 
 interface Obj {
   metadata: { name: string; resourceVersion: string };

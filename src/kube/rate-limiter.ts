@@ -1,0 +1,72 @@
+// The client-side rate limit of the Kubernetes client, as client-go's token bucket (qps on average, burst at once), with
+// one addition: waiters are served by priority, so that a write carrying a verdict is never queued behind reads or
+// Events in a burst. Knows nothing of Kubernetes.
+
+/**
+ * How urgent a request is. The rate limiter serves a waiting `high` request before any waiting `normal` one: a write
+ * that carries a verdict (the taint that stops the scheduler, the condition, the Lease) is never queued behind reads or
+ * Events. Within a priority, first come first served.
+ */
+export type RequestPriority = 'high' | 'normal';
+
+/** A token bucket: `qps` requests a second on average, `burst` at once; waiters served by priority, then in order. */
+export class RateLimiter {
+  private tokens: number;
+  private last = performance.now();
+  private readonly waiting: Record<RequestPriority, (() => void)[]> = { high: [], normal: [] };
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly qps: number,
+    private readonly burst: number,
+  ) {
+    this.tokens = burst;
+  }
+
+  /** Requests waiting for a token. */
+  get pending(): number {
+    return this.waiting.high.length + this.waiting.normal.length;
+  }
+
+  take(priority: RequestPriority = 'normal'): Promise<void> {
+    if (this.qps <= 0) return Promise.resolve();
+    this.refill();
+    if (this.waiting.high.length === 0 && (priority === 'high' || this.waiting.normal.length === 0)) {
+      if (this.tokens >= 1) {
+        this.tokens -= 1;
+        return Promise.resolve();
+      }
+    }
+    return new Promise((resolve) => {
+      this.waiting[priority].push(resolve);
+      this.arm();
+    });
+  }
+
+  private refill(): void {
+    const now = performance.now();
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.qps);
+    this.last = now;
+  }
+
+  private next(): (() => void) | undefined {
+    return this.waiting.high.shift() ?? this.waiting.normal.shift();
+  }
+
+  private arm(): void {
+    if (this.timer !== undefined) return;
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.refill();
+        while (this.pending > 0 && this.tokens >= 1) {
+          this.tokens -= 1;
+          this.next()!();
+        }
+        if (this.pending > 0) this.arm();
+      },
+      Math.max(1, Math.ceil(1000 / this.qps)),
+    );
+    this.timer.unref();
+  }
+}

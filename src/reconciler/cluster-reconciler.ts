@@ -1,0 +1,68 @@
+// The reconcile of one Cluster, in the manner of controller-runtime's Reconcile: given a name, read what is (the
+// informer's cache), make the probe worker the one the Cluster asks for, and write the difference between what the
+// Cluster says and what its probe says. Level-triggered and idempotent: the controller (manager.ts) calls it for
+// every change, transition and relist, never two at once for one name, again with backoff when it throws.
+import type { Cluster } from '../schema/index.js';
+import type { ClusterWriter } from './cluster-writer.js';
+import type { ProbeWorkers } from './probe-workers.js';
+
+export interface ClusterReconcilerOptions {
+  /** The cached Cluster by name (the informer's), undefined once it is gone. */
+  get: (name: string) => Cluster | undefined;
+  /** Whether this replica probes the Cluster (Pull mode, syncMode, shard). */
+  owns: (cluster: Cluster) => boolean;
+  workers: ProbeWorkers;
+  writer: ClusterWriter;
+}
+
+export class ClusterReconciler {
+  /** Our last write per Cluster, until the cache has caught up with it. */
+  private readonly written = new Map<string, { staleVersions: Set<string>; cluster: Cluster }>();
+
+  constructor(private readonly options: ClusterReconcilerOptions) {}
+
+  /** Brings the Cluster `name` to what its probe says. Throws when a write fails (the caller retries). */
+  async reconcile(name: string): Promise<void> {
+    const { workers, writer } = this.options;
+    const cached = this.options.get(name);
+    if (cached === undefined) {
+      // Deleted: its worker goes; nothing to write.
+      workers.remove(name, 'deleted');
+      this.written.delete(name);
+      return;
+    }
+    if (!this.options.owns(cached)) {
+      // Another shard's, or a Pull Cluster its agent probes: not ours to write either.
+      workers.remove(name, 'not-owned');
+      return;
+    }
+    // 1. The worker matches the probe the Cluster carries now (started, replaced, stopped; none when invalid).
+    workers.ensure(cached);
+    // 2. Desired: what the probe says (or: no probe, an invalid probe, no result yet).
+    const desired = workers.desired(name);
+    if (desired === undefined || desired.kind === 'keep') return;
+    // 3. Current: the cache, or our own newer write while the cache is behind it (so we never write twice).
+    const current = this.current(name, cached);
+    // 4. The difference, written: taint first, then the condition and its Event.
+    const out = await writer.apply(current.cluster, desired);
+    if ((out.wrote.status || out.wrote.taints) && out.cluster !== undefined) {
+      const stale = current.staleVersions;
+      stale.add(current.cluster.metadata?.resourceVersion ?? '');
+      for (const v of out.staleVersions) stale.add(v);
+      this.written.set(name, { staleVersions: stale, cluster: out.cluster });
+    }
+  }
+
+  /** Forgets every write remembered (a stop, or leadership lost). */
+  reset(): void {
+    this.written.clear();
+  }
+
+  private current(name: string, cached: Cluster): { cluster: Cluster; staleVersions: Set<string> } {
+    const mine = this.written.get(name);
+    if (mine !== undefined && mine.staleVersions.has(cached.metadata?.resourceVersion ?? ''))
+      return { cluster: mine.cluster, staleVersions: mine.staleVersions };
+    this.written.delete(name);
+    return { cluster: cached, staleVersions: mine?.staleVersions ?? new Set() };
+  }
+}

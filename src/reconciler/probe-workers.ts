@@ -1,0 +1,254 @@
+// The probe workers of the Clusters this replica owns: one target per Cluster in the scheduler of src/probe (which
+// owns thresholds and timing), started when a Cluster asks for a probe, replaced when what the probe is built from
+// changes (keeping its state), stopped when the probe goes. A probe that fails validation gets no worker, only its
+// message; a probe aimed at the member's apiEndpoint gets the member's CA, read from the Secret cache at every run.
+// What the workers say is the desired state of each Cluster (`desired`); the reconcile writes it.
+import {
+  ProbeScheduler,
+  handlerOf,
+  runProbe,
+  type Clock,
+  type HandlerName,
+  type LivenessProbe,
+  type ProbeContext,
+  type ProbeResult,
+  type Transition,
+  type WorkerState,
+} from '../probe/index.js';
+import { probeSourceOf, type ProbeSourceKind } from '../schema/probe-source.js';
+import type { Cluster } from '../schema/index.js';
+import { stateFromConditions, type Desired } from './desired-state.js';
+import { memberTrustOf, withMemberTrust, type MemberTrust } from './member-ca.js';
+import type { ReconcilerMetrics } from './metrics.js';
+import type { SecretStore } from './secret-store.js';
+
+export interface WorkersLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface ProbeWorkersOptions {
+  secrets: SecretStore;
+  metrics: ReconcilerMetrics;
+  log: WorkersLog;
+  /** Told of every transition (thresholds reached), after the workers noted its message. */
+  onTransition: (name: string, transition: Transition) => void;
+  probeConcurrency?: number;
+  clock?: Clock;
+  random?: () => number;
+  denyList?: readonly string[];
+  /** How long a probe waits for the Secret list before it reports the credentials unavailable. */
+  credentialsWaitMs?: number;
+}
+
+export type StopReason = 'deleted' | 'probe-removed' | 'probe-invalid' | 'not-owned' | 'shutdown';
+
+interface Entry {
+  source: ProbeSourceKind;
+  /** What the worker was built from; a change replaces the worker. */
+  fingerprint?: string;
+  /** The probe fails validation (the bounded message of its field errors): never run, reported as such. */
+  invalid?: string;
+  handler?: HandlerName;
+  /** The message of the result behind the last transition. */
+  message?: string;
+}
+
+/** How the engine names a caBundle it cannot use (`httpGet.caBundle: not valid base64`). */
+const ENGINE_CA_FIELD = 'httpGet.caBundle: ';
+
+export class ProbeWorkers {
+  private readonly scheduler: ProbeScheduler;
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly options: ProbeWorkersOptions) {
+    const { metrics, log } = options;
+    this.scheduler = new ProbeScheduler({
+      concurrency: options.probeConcurrency ?? 256,
+      ...(options.clock !== undefined ? { clock: options.clock } : {}),
+      ...(options.random !== undefined ? { random: options.random } : {}),
+      onResult: (name, result) => {
+        metrics.probeResults.inc({ result: result.result });
+        metrics.probeDuration.observe({ handler: this.entries.get(name)?.handler ?? 'none' }, result.durationMs / 1000);
+      },
+      onStart: (_name, lateMs) => metrics.probeLateness.observe(Math.max(0, lateMs) / 1000),
+      onTransition: (name, t) => {
+        metrics.transitions.inc({ to: t.to });
+        const entry = this.entries.get(name);
+        if (entry !== undefined) entry.message = t.result.message;
+        log.info(
+          { cluster: name, from: t.from, to: t.to, consecutive: t.consecutive, message: t.result.message },
+          'probe transition',
+        );
+        options.onTransition(name, t);
+      },
+    });
+  }
+
+  /** Workers running. */
+  get size(): number {
+    return this.scheduler.size;
+  }
+
+  /** Names of the Clusters known here (with a worker, an invalid probe, or none). */
+  names(): IterableIterator<string> {
+    return this.entries.keys();
+  }
+
+  /** The worker state of a Cluster; `error` for an invalid probe. */
+  stateOf(name: string): WorkerState | undefined {
+    return this.entries.get(name)?.invalid !== undefined ? 'error' : this.scheduler.stateOf(name);
+  }
+
+  /**
+   * What the Cluster should say: absent (no probe), invalid (never run), the worker's state with the message of the
+   * result that made it, or keep (no result yet). Undefined for a Cluster this replica does not probe.
+   */
+  desired(name: string): Desired | undefined {
+    const entry = this.entries.get(name);
+    if (entry === undefined) return undefined;
+    if (entry.source === 'none') return { kind: 'absent' };
+    if (entry.invalid !== undefined) return { kind: 'invalid', message: entry.invalid };
+    const state = this.scheduler.stateOf(name) ?? 'unknown';
+    if (state === 'unknown') return { kind: 'keep' };
+    return { kind: 'state', state, message: entry.message ?? `liveness probe state: ${state}` };
+  }
+
+  /** Makes the Cluster's worker the one its probe asks for: started, replaced, stopped, or none for an invalid probe. */
+  ensure(cluster: Cluster): void {
+    const name = cluster.metadata?.name ?? '';
+    const source = probeSourceOf(cluster, {
+      ...(this.options.denyList !== undefined ? { denyList: this.options.denyList } : {}),
+    });
+    const entry = this.entries.get(name);
+    if (source.kind === 'none') {
+      this.stopWorker(name, 'probe-removed');
+      this.setEntry(name, { source: 'none' });
+      return;
+    }
+    if ('error' in source) {
+      const fingerprint = `invalid:${source.error}`;
+      if (entry?.fingerprint === fingerprint) return;
+      this.stopWorker(name, 'probe-invalid');
+      this.setEntry(name, { source: source.kind, fingerprint, invalid: source.error, message: source.error });
+      // The bounded message only: the field errors' values may hold what a user pasted.
+      this.options.log.warn(
+        { cluster: name, source: source.kind, errors: source.errors.length, error: source.error },
+        'probe is invalid; not run',
+      );
+      return;
+    }
+    const spec = cluster.spec ?? ({} as Cluster['spec']);
+    const which = handlerOf(source.probe);
+    const handler = which.ok ? which.name : undefined;
+    const secretRef = handler === 'apiServer' ? spec.secretRef : undefined;
+    const trust = memberTrustOf(source.probe, spec);
+    const fingerprint = JSON.stringify([
+      source.probe,
+      spec.apiEndpoint ?? null,
+      spec.insecureSkipTLSVerification === true,
+      secretRef ?? null,
+      trust,
+    ]);
+    if (entry?.fingerprint === fingerprint) return;
+    // A replaced worker keeps its state; a new one resumes from the condition written before (or an invalid probe's).
+    const initial: WorkerState =
+      this.scheduler.stateOf(name) ??
+      (entry?.invalid !== undefined ? 'error' : stateFromConditions(cluster.status?.conditions));
+    if (secretRef !== undefined) this.options.secrets.watchNamespace(secretRef.namespace);
+    if (trust.kind === 'secret') this.options.secrets.watchNamespace(trust.secretRef.namespace);
+    this.scheduler.add(name, source.probe, this.runner(source.probe, spec, secretRef, trust), { initial });
+    this.setEntry(name, {
+      source: source.kind,
+      fingerprint,
+      ...(handler !== undefined ? { handler } : {}),
+      ...(entry?.message !== undefined ? { message: entry.message } : {}),
+    });
+    this.options.metrics.workers.set(this.scheduler.size);
+    this.options.log.info(
+      { cluster: name, source: source.kind, handler, initial, replaced: entry?.fingerprint !== undefined },
+      entry?.fingerprint !== undefined ? 'worker replaced' : 'worker started',
+    );
+  }
+
+  /** Forgets a Cluster: its worker stopped (`reason` counted and logged), its entry dropped. */
+  remove(name: string, reason: StopReason): void {
+    this.stopWorker(name, reason);
+    this.setEntry(name, undefined);
+  }
+
+  /** Stops every worker (probes in flight aborted) and forgets every Cluster; returns how many workers ran. */
+  async stop(): Promise<number> {
+    const n = this.scheduler.size;
+    await this.scheduler.stop();
+    if (n > 0) this.options.metrics.workersStopped.inc({ reason: 'shutdown' }, n);
+    this.options.metrics.workers.set(0);
+    // A replica that stopped (or lost the lease) reports nothing; the leader counts afresh.
+    this.entries.clear();
+    this.options.metrics.invalidProbes.reset();
+    return n;
+  }
+
+  private stopWorker(name: string, reason: StopReason): void {
+    if (this.scheduler.remove(name)) {
+      this.options.metrics.workersStopped.inc({ reason });
+      this.options.metrics.workers.set(this.scheduler.size);
+      this.options.log.info({ cluster: name, reason }, 'worker stopped');
+    }
+  }
+
+  /** Sets (or with undefined, drops) a Cluster's entry, keeping the invalid-probe gauge in step. */
+  private setEntry(name: string, entry: Entry | undefined): void {
+    const before = this.entries.get(name);
+    if (entry === undefined) this.entries.delete(name);
+    else this.entries.set(name, entry);
+    const was = before?.invalid !== undefined ? before.source : undefined;
+    const is = entry?.invalid !== undefined ? entry.source : undefined;
+    if (was === is) return;
+    if (was !== undefined) this.options.metrics.invalidProbes.dec({ source: was });
+    if (is !== undefined) this.options.metrics.invalidProbes.inc({ source: is });
+  }
+
+  private runner(
+    probe: LivenessProbe,
+    spec: Cluster['spec'],
+    secretRef: { namespace: string; name: string } | undefined,
+    trust: MemberTrust,
+  ): (signal: AbortSignal) => Promise<ProbeResult> {
+    const base: ProbeContext = {
+      ...(spec.apiEndpoint !== undefined ? { apiEndpoint: spec.apiEndpoint } : {}),
+      ...(spec.insecureSkipTLSVerification !== undefined
+        ? { insecureSkipTLSVerify: spec.insecureSkipTLSVerification }
+        : {}),
+      ...(this.options.denyList !== undefined ? { denyList: this.options.denyList } : {}),
+    };
+    const secrets = this.options.secrets;
+    const waitMs = this.options.credentialsWaitMs ?? 10_000;
+    return async (signal) => {
+      const ctx: ProbeContext = { ...base, signal };
+      if (secretRef !== undefined) {
+        // Read at every run from the watched cache: a rotated token is used from the next run on.
+        const found = await secrets.credentials(secretRef.namespace, secretRef.name, waitMs);
+        if (!found.ok) return { result: 'error', message: found.message, durationMs: 0 };
+        ctx.credentials = found.credentials;
+      }
+      if (trust.kind === 'insecure') return runProbe(withMemberTrust(probe, { kind: 'insecure' }), ctx);
+      if (trust.kind === 'secret') {
+        // Read at every run too: a rotated member CA is trusted from the next run on.
+        const { namespace, name } = trust.secretRef;
+        const ca = await secrets.caBundle(namespace, name, waitMs);
+        if (!ca.ok) return { result: 'error', message: ca.message, durationMs: 0 };
+        if (ca.caBundle === undefined) return runProbe(probe, ctx);
+        const out = await runProbe(withMemberTrust(probe, { kind: 'ca', caBundle: ca.caBundle }), ctx);
+        // A bad bundle is the Secret's fault, not the probe's: name the Secret, not a field the user never wrote.
+        if (out.result === 'error' && out.message.startsWith(ENGINE_CA_FIELD))
+          return {
+            ...out,
+            message: `spec.secretRef: Secret "${namespace}/${name}" key caBundle: ${out.message.slice(ENGINE_CA_FIELD.length)}`,
+          };
+        return out;
+      }
+      return runProbe(probe, ctx);
+    };
+  }
+}
