@@ -1,14 +1,14 @@
 // `cluster-probe manifests`: prints one part of the install (--only) as a YAML stream, with the caBundle from a CA
 // file and the webhook reached through a Service or a URL; --out DIR writes the files of manifests/. The Cluster CRD
 // is never part of the output unless --with-crd asks for it, and only for the crd-served part; --kubeconfig then
-// first checks the target is not a Karmada control plane (src/webhook/karmada-guard.ts).
+// first checks the target is not a Karmada control plane (src/deploy/karmada-guard.ts).
 import { Command, Option, InvalidArgumentError } from 'commander';
 import { probeLocationOption } from './probe-location-option.js';
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { X509Certificate } from 'node:crypto';
-// The renderer and the guard, not the webhook's index: this command never loads the webhook's server.
+// The renderer and the guard (src/deploy): this command never loads the webhook's server.
 import {
   CRD_PATH,
   CRD_SERVED_OVERLAY,
@@ -18,8 +18,9 @@ import {
   renderManifestStream,
   type ManifestOptions,
   type ManifestPart,
-} from '../webhook/manifests.js';
-import { assertNotKarmadaControlPlane, KarmadaControlPlaneError } from '../webhook/karmada-guard.js';
+  assertNotKarmadaControlPlane,
+  KarmadaControlPlaneError,
+} from '../deploy/index.js';
 import type { ProbeLocation } from '../schema/index.js';
 import { packageRoot } from '../dev/package-root.js';
 import { collectCidr } from './cidr-option.js';

@@ -41,6 +41,3 @@ export { createMetrics, type WebhookMetrics, type WebhookName } from './metrics.
 export { createRequestListener, type AppOptions } from './app.js';
 export type { AdmissionRouteOptions } from './admission-route.js';
 export { WebhookServer, type WebhookServerOptions } from './server.js';
-export * from './manifests.js';
-export * from './reconciler-manifests.js';
-export * from './karmada-guard.js';

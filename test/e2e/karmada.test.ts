@@ -12,7 +12,7 @@ import type { Cluster } from '../../src/schema/index.js';
 import { startKarmada, type KarmadaControlPlane } from '../../src/dev/karmada.js';
 import { sampleWorkload } from '../../src/dev/karmada-playground.js';
 import { runCli, WebhookProcess, type CliInvocation } from '../../src/dev/webhook-process.js';
-import { assertNotKarmadaControlPlane, KarmadaControlPlaneError } from '../../src/webhook/index.js';
+import { assertNotKarmadaControlPlane, KarmadaControlPlaneError } from '../../src/deploy/index.js';
 import { parseMetric, sleep, startReconciler, waitFor, type ReconcilerProcess } from './support/reconciler-env.js';
 
 const CLUSTERS = '/apis/cluster.karmada.io/v1alpha1/clusters';

@@ -7,7 +7,7 @@ import {
   KarmadaControlPlaneError,
   karmadaControlPlaneRefusal,
   type APIServiceLike,
-} from '../../../src/webhook/karmada-guard.js';
+} from '../../../src/deploy/karmada-guard.js';
 
 /** As Karmada's artifacts/deploy/karmada-aggregated-apiserver-apiservice.yaml registers it. */
 const karmadaApiService: APIServiceLike = {

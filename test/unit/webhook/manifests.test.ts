@@ -16,7 +16,7 @@ import {
   renderManifestStream,
   webhookObjects,
   type ManifestPart,
-} from '../../../src/webhook/manifests.js';
+} from '../../../src/deploy/manifests.js';
 import { HEALTHY_CONDITION } from '../../../src/reconciler/index.js';
 import { parseTaintEffect } from '../../../src/cli/reconcile.js';
 import { UNHEALTHY_TAINT_KEY } from '../../../src/schema/index.js';
