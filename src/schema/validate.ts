@@ -31,10 +31,15 @@ export interface ValidationResult {
   warnings: string[];
 }
 
+const NO_ERRORS: readonly FieldError[] = Object.freeze([]);
+
 /** The compiled list, or the default one with a field error when an entry is malformed (never throws). */
-function compileDenyHosts(cidrs: readonly string[] | undefined): { list: CompiledDenyList; errors: FieldError[] } {
+function compileDenyHosts(cidrs: readonly string[] | undefined): {
+  list: CompiledDenyList;
+  errors: readonly FieldError[];
+} {
   try {
-    return { list: denyListFor(cidrs), errors: [] };
+    return { list: denyListFor(cidrs), errors: NO_ERRORS };
   } catch (err) {
     return {
       list: denyListFor(undefined),
