@@ -13,6 +13,8 @@ export interface ClusterReconcilerOptions {
   owns: (cluster: Cluster) => boolean;
   workers: ProbeWorkers;
   writer: ClusterWriter;
+  /** Queues the Cluster again, behind every Cluster queued now (the controller's work queue). */
+  requeue: (name: string) => void;
 }
 
 export class ClusterReconciler {
@@ -43,14 +45,17 @@ export class ClusterReconciler {
     if (desired === undefined || desired.kind === 'keep') return;
     // 3. Current: the cache, or our own newer write while the cache is behind it (so we never write twice).
     const current = this.current(name, cached);
-    // 4. The difference, written: taint first, then the condition and its Event.
-    const out = await writer.apply(current.cluster, desired);
+    // 4. The difference, written. A taint that changes is written alone, and the Cluster goes to the back of the queue
+    //    for its condition and Event: in a mass failure every failing Cluster's taint (what stops the scheduler) is
+    //    written before any condition, and a reconcile holds a slot for one request, not three.
+    const out = await writer.apply(current.cluster, desired, { taintsOnly: true });
     if ((out.wrote.status || out.wrote.taints) && out.cluster !== undefined) {
       const stale = current.staleVersions;
       stale.add(current.cluster.metadata?.resourceVersion ?? '');
       for (const v of out.staleVersions) stale.add(v);
       this.written.set(name, { staleVersions: stale, cluster: out.cluster });
     }
+    if (out.wrote.taints) this.options.requeue(name);
   }
 
   /** Forgets every write remembered (a stop, or leadership lost). */

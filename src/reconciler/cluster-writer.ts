@@ -75,9 +75,10 @@ export class ClusterWriter {
    * Brings `cluster` (the cached copy; re-read on conflict) to `desired`: the taints first (the taint is what keeps
    * karmada-scheduler off a failing cluster, so it must not wait for anything), then the condition, then its Event.
    * Resolves with what was written; rejects on an error other than a conflict or a Cluster gone (the work queue
-   * retries it with backoff).
+   * retries it with backoff). With `taintsOnly`, a taint write that was needed is the only write (the caller comes back
+   * for the condition); without a taint to write, the condition and its Event are written as usual.
    */
-  async apply(cluster: Cluster, desired: Desired): Promise<WriteOutcome> {
+  async apply(cluster: Cluster, desired: Desired, options: { taintsOnly?: boolean } = {}): Promise<WriteOutcome> {
     const wrote = { status: false, taints: false, event: false };
     const staleVersions: string[] = [];
     const retries = this.options.maxConflictRetries ?? 5;
@@ -99,6 +100,7 @@ export class ClusterWriter {
             { cluster: name, tainted: plan.taints.some((t) => t.key === UNHEALTHY_TAINT_KEY) },
             'taints written',
           );
+          if (options.taintsOnly === true) break;
         }
         // The conditions do not depend on the taints: the plan stands, on the object the taint write returned.
         if (plan.status !== undefined) {

@@ -104,6 +104,7 @@ export class ClusterManager {
       get: (name) => this.informer.get(name),
       owns: (cluster) => this.owns(cluster),
       workers: this.probes,
+      requeue: (name) => this.enqueue(name),
       writer: new ClusterWriter({
         api: options.api,
         taintEffect: options.taintEffect,

@@ -110,6 +110,22 @@ describe('reconciler cluster writer', () => {
     expect(out.staleVersions).to.deep.equal(['1', '2']);
   });
 
+  it('with taintsOnly writes a needed taint alone, and the condition and its Event on the next call', async () => {
+    const api = new FakeApi(cluster);
+    const metrics = createMetrics();
+    const w = writer(api, metrics);
+    const first = await w.apply(structuredClone(api.cluster), failed, { taintsOnly: true });
+    expect(first.wrote).to.deep.equal({ status: false, taints: true, event: false });
+    expect(api.calls).to.deep.equal(['PATCH /apis/cluster.karmada.io/v1alpha1/clusters/m1']);
+    const second = await w.apply(first.cluster!, failed, { taintsOnly: true });
+    expect(second.wrote).to.deep.equal({ status: true, taints: false, event: true });
+    expect(api.calls.slice(1)).to.deep.equal([
+      'PATCH /apis/cluster.karmada.io/v1alpha1/clusters/m1/status',
+      'POST /api/v1/namespaces/default/events',
+    ]);
+    expect(api.cluster.status!.conditions![0]).to.include({ type: 'Healthy', status: 'False' });
+  });
+
   it('writes nothing for a Cluster already in the desired state', async () => {
     const api = new FakeApi(cluster);
     const metrics = createMetrics();
