@@ -4,7 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { MAX_BODY_BYTES, isJsonContentType, rejectionStatus, type ReviewRejection } from './admission.js';
-import { handleReview, type HandledReview } from './handle.js';
+import { handleCheckedBody, type HandledReview } from './handle.js';
 import { operationLabel, type WebhookMetrics, type WebhookName } from './metrics.js';
 import type { WebhookOptions } from './options.js';
 
@@ -22,12 +22,37 @@ export function writeJson(
   extraHeaders?: Record<string, string>,
 ): void {
   const text = JSON.stringify(body);
-  res.writeHead(code, {
+  const headers: Record<string, string | number> = {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(text),
-    ...extraHeaders,
-  });
+  };
+  if (extraHeaders !== undefined) Object.assign(headers, extraHeaders);
+  res.writeHead(code, headers);
   res.end(text);
+}
+
+/** Refused before a byte of the body is read; built once, not per request. */
+const TOO_LARGE: ReviewRejection = Object.freeze({
+  code: 413,
+  reason: 'RequestEntityTooLarge',
+  message: `body is over the limit of ${MAX_BODY_BYTES} bytes`,
+});
+
+function reject(
+  webhook: WebhookName,
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: AdmissionRouteOptions,
+  rejection: ReviewRejection,
+): void {
+  options.metrics.requests.inc({ webhook, operation: 'other', code: String(rejection.code) });
+  options.logger.info(
+    { webhook, code: rejection.code, reason: rejection.reason },
+    'rejected a request that is not a review',
+  );
+  // Unread body bytes: close the connection rather than read megabytes nobody will use.
+  writeJson(res, rejection.code, rejectionStatus(rejection), { connection: 'close' });
+  req.resume();
 }
 
 /** The path of a request URL without its query (the apiserver calls `/validate?timeout=5s`). */
@@ -44,46 +69,24 @@ export function serveAdmission(
   res: ServerResponse,
   options: AdmissionRouteOptions,
 ): void {
-  const { metrics, logger } = options;
   if (options.isDraining?.()) res.setHeader('Connection', 'close');
-
-  const reject = (rejection: ReviewRejection, closeConnection: boolean) => {
-    metrics.requests.inc({ webhook, operation: 'other', code: String(rejection.code) });
-    logger.info({ webhook, code: rejection.code, reason: rejection.reason }, 'rejected a request that is not a review');
-    // Unread body bytes: close the connection rather than read megabytes nobody will use.
-    writeJson(res, rejection.code, rejectionStatus(rejection), closeConnection ? { connection: 'close' } : undefined);
-    if (closeConnection) req.resume();
-  };
-
-  const contentType = req.headers['content-type'];
+  const headers = req.headers;
+  const contentType = headers['content-type'];
   // Refuse the wrong media type or encoding before reading a byte of the body.
   if (!isJsonContentType(contentType)) {
-    reject(
-      {
-        code: 415,
-        reason: 'UnsupportedMediaType',
-        message: `Content-Type must be application/json, got ${JSON.stringify(contentType ?? '')}`,
-      },
-      true,
-    );
+    const message = `Content-Type must be application/json, got ${JSON.stringify(contentType ?? '')}`;
+    reject(webhook, req, res, options, { code: 415, reason: 'UnsupportedMediaType', message });
     return;
   }
-  const encoding = req.headers['content-encoding'];
+  const encoding = headers['content-encoding'];
   if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
-    reject(
-      { code: 415, reason: 'UnsupportedMediaType', message: `Content-Encoding ${encoding} is not supported` },
-      true,
-    );
+    const message = `Content-Encoding ${encoding} is not supported`;
+    reject(webhook, req, res, options, { code: 415, reason: 'UnsupportedMediaType', message });
     return;
   }
-  const tooLarge: ReviewRejection = {
-    code: 413,
-    reason: 'RequestEntityTooLarge',
-    message: `body is over the limit of ${MAX_BODY_BYTES} bytes`,
-  };
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > MAX_BODY_BYTES) {
-    reject(tooLarge, true);
+  const declared = headers['content-length'];
+  if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) {
+    reject(webhook, req, res, options, TOO_LARGE);
     return;
   }
 
@@ -96,7 +99,7 @@ export function serveAdmission(
     if (size > MAX_BODY_BYTES) {
       done = true;
       chunks.length = 0;
-      reject(tooLarge, true);
+      reject(webhook, req, res, options, TOO_LARGE);
       return;
     }
     chunks.push(chunk);
@@ -107,19 +110,19 @@ export function serveAdmission(
   req.on('end', () => {
     if (done) return;
     done = true;
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
-    const handled = handleReview(webhook, contentType, body, options);
+    const handled = handleCheckedBody(webhook, body, options);
     writeJson(res, handled.code, handled.body);
     record(webhook, handled, started, options);
   });
 }
 
-function record(webhook: WebhookName, handled: HandledReview, started: bigint, options: AdmissionRouteOptions): void {
+function record(webhook: WebhookName, handled: HandledReview, started: number, options: AdmissionRouteOptions): void {
   const { metrics, logger } = options;
   const operation = operationLabel(handled.review?.request.operation);
   metrics.requests.inc({ webhook, operation, code: String(handled.code) });
-  metrics.latency.observe({ webhook, operation }, Number(process.hrtime.bigint() - started) / 1e9);
+  metrics.latency.observe({ webhook, operation }, (performance.now() - started) / 1e3);
   const response = handled.answer?.response;
   const uid = handled.review?.request.uid;
   if (handled.error !== undefined) {

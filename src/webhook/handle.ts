@@ -2,11 +2,13 @@
 // Pure and synchronous, so the express app and the fuzz tests share one path; it returns, it never throws.
 import {
   parseReview,
+  parseReviewBody,
   isRejection,
   rejectionStatus,
   answer,
   type AdmissionReview,
   type AdmissionReviewRequest,
+  type ReviewRejection,
   type StatusBody,
 } from './admission.js';
 import { requestName, truncateWarning } from './cluster-request.js';
@@ -42,7 +44,19 @@ export function handleReview(
   body: Buffer | string,
   options: WebhookOptions,
 ): HandledReview {
-  const decoded = parseReview(contentType, body);
+  return handleDecoded(webhook, parseReview(contentType, body), options);
+}
+
+/** handleReview for a body whose media type and size the HTTP edge checked already (admission-route.ts). */
+export function handleCheckedBody(webhook: WebhookName, body: Buffer, options: WebhookOptions): HandledReview {
+  return handleDecoded(webhook, parseReviewBody(body), options);
+}
+
+function handleDecoded(
+  webhook: WebhookName,
+  decoded: AdmissionReviewRequest | ReviewRejection,
+  options: WebhookOptions,
+): HandledReview {
   if (isRejection(decoded)) {
     const status = rejectionStatus(decoded);
     return { code: decoded.code, body: status, rejection: status };

@@ -19,11 +19,11 @@ function probeSources(object: Record<string, unknown>): { field: boolean; annota
   const metadata = object.metadata;
   const annotations = isRecord(metadata) ? metadata.annotations : undefined;
   const spec = object.spec;
-  const has = (key: string) => isRecord(annotations) && Object.hasOwn(annotations, key);
+  const keyed = isRecord(annotations);
   return {
     field: isRecord(spec) && Object.hasOwn(spec, 'livenessProbe'),
-    annotation: has(PROBE_ANNOTATION) || (annotations !== undefined && !isRecord(annotations)),
-    legacy: has(LEGACY_ANNOTATION),
+    annotation: keyed ? Object.hasOwn(annotations, PROBE_ANNOTATION) : annotations !== undefined,
+    legacy: keyed && Object.hasOwn(annotations, LEGACY_ANNOTATION),
   };
 }
 
