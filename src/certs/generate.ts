@@ -1,9 +1,19 @@
 // Makes the webhook's certificates: a SHA-256 CA and a serving certificate it signs, with the SANs asked for.
 // Uses the `selfsigned` package (ECDSA P-256, always sha256); writes ca.crt, ca.key, tls.crt, tls.key into a directory.
+// selfsigned (with @peculiar/x509 and its crypto shims under it) is loaded on the first certificate made, never at
+// import: `serve` with certificates given, and the reloader, make none (bench/startup, docs/webhook.md).
 import { mkdir, readFile, rename, writeFile, access } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { generate } from 'selfsigned';
+import type * as Selfsigned from 'selfsigned';
+import { CA_CERT_FILE, CA_KEY_FILE, TLS_CERT_FILE, TLS_KEY_FILE } from './files.js';
+
+let selfsigned: Promise<typeof Selfsigned> | undefined;
+
+async function generate(...args: Parameters<typeof Selfsigned.generate>): ReturnType<typeof Selfsigned.generate> {
+  selfsigned ??= import('selfsigned');
+  return (await selfsigned).generate(...args);
+}
 
 export interface PemPair {
   /** PEM certificate. */
@@ -19,11 +29,6 @@ export interface ServingCertificateOptions {
   commonName?: string;
   validityDays?: number;
 }
-
-export const CA_CERT_FILE = 'ca.crt';
-export const CA_KEY_FILE = 'ca.key';
-export const TLS_CERT_FILE = 'tls.crt';
-export const TLS_KEY_FILE = 'tls.key';
 
 /** Certificates start five minutes in the past so a peer with a slightly slow clock accepts them. */
 const CLOCK_SKEW_MS = 5 * 60 * 1000;

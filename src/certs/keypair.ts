@@ -4,7 +4,7 @@ import { createHash, createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createSecureContext } from 'node:tls';
-import { TLS_CERT_FILE, TLS_KEY_FILE } from './generate.js';
+import { TLS_CERT_FILE, TLS_KEY_FILE } from './files.js';
 
 export interface LoadedKeyPair {
   cert: string;
