@@ -1,8 +1,9 @@
-// The arrows of DESIGN.md, checked on the import lines: cli -> webhook|reconciler -> schema|probe, schema and probe
-// import nothing of the others; the webhook also uses src/certs (its certificate source and hot reload), a leaf.
-// src/address (the one address policy) is a leaf under both schema and probe, so admission and connect time share it.
-// src/dev (the local control plane) is used by the CLI and the tests only. src/api (facts and helpers every layer
-// shares) is the bottom leaf; src/kube (the generic Kubernetes client) is used by the reconciler and the CLI.
+// The arrows of docs/architecture.md, checked on the import lines. From the bottom: src/api (names, the probe's
+// generated types and facts, error helpers) imports nothing; src/address (the one address policy) neither; src/schema
+// and src/probe stand on those two and never on each other, so the engine can be used without the schema library;
+// src/certs and src/kube (the generic Kubernetes client) are leaves over src/api; src/deploy (the install's manifests
+// and the CRD guard) uses the schema's names; src/webhook uses schema and certs, src/reconciler schema, probe and
+// kube; src/dev (the local control planes) is for the CLI and the tests; src/cli may use them all.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -13,10 +14,12 @@ const ALLOWED: Record<string, string[]> = {
   schema: ['api', 'address'],
   probe: ['api', 'address'],
   certs: ['api'],
+  kube: ['api'],
+  deploy: ['api', 'schema'],
   webhook: ['api', 'schema', 'certs'],
   reconciler: ['api', 'schema', 'probe', 'kube'],
   dev: ['api'],
-  cli: ['api', 'schema', 'probe', 'webhook', 'reconciler', 'kube', 'certs', 'dev'],
+  cli: ['api', 'schema', 'probe', 'webhook', 'reconciler', 'kube', 'deploy', 'certs', 'dev'],
 };
 
 function tsFiles(dir: string): string[] {
@@ -26,6 +29,12 @@ function tsFiles(dir: string): string[] {
 }
 
 describe('module arrows', () => {
+  it('knows every folder of src/ (a new layer must say what it may import)', () => {
+    const layers = readdirSync('src', { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
+    expect(layers).to.have.members(Object.keys(ALLOWED));
+  });
   for (const [layer, allowed] of Object.entries(ALLOWED)) {
     it(`src/${layer} imports only ${allowed.length === 0 ? 'itself' : `itself and ${allowed.join(', ')}`}`, () => {
       const files = tsFiles(join('src', layer));
