@@ -117,8 +117,11 @@ function isValidLabelValueUncached(value: string): string[] {
   return errs;
 }
 
-export function isValidPortNum(port: number): string[] {
-  return Number.isInteger(port) && port >= 1 && port <= 65535 ? [] : [inclusiveRangeError(1, 65535)];
+const NO_PROBLEMS: readonly string[] = Object.freeze([]);
+
+/** apimachinery's IsValidPortNum; a valid port allocates nothing (the list returned is shared: read it only). */
+export function isValidPortNum(port: number): readonly string[] {
+  return Number.isInteger(port) && port >= 1 && port <= 65535 ? NO_PROBLEMS : [inclusiveRangeError(1, 65535)];
 }
 
 /** An IANA service name as Kubernetes accepts it for a named port. */

@@ -4,7 +4,7 @@
 import { X509Certificate } from 'node:crypto';
 import { HANDLERS } from './constants.js';
 import { deniedTargetError, denyListFor, type CompiledDenyList } from './address-ranges.js';
-import { append, FieldPath, fieldErrors, type FieldError } from './field-error.js';
+import { FieldPath, fieldErrors, type FieldError } from './field-error.js';
 import { memoize } from './memo.js';
 import { isHTTPHeaderName, isValidHost, isValidPortName, isValidPortNum } from './k8s-names.js';
 import { isRecord } from '../api/index.js';
@@ -23,12 +23,13 @@ export interface ProbeRuleResult {
   warnings: string[];
 }
 
-function checkPort(port: unknown, path: FieldPath, namesAllowed: boolean): FieldError[] {
-  if (typeof port === 'number' && Number.isInteger(port))
-    return isValidPortNum(port).map((m) => fieldErrors.invalid(path, port, m));
-  if (typeof port === 'string' && namesAllowed)
-    return isValidPortName(port).map((m) => fieldErrors.invalid(path, port, m));
-  return []; // wrong types are the schema's errors
+/** Appends the port's problems to `errors` (nothing is allocated for a valid port). */
+function checkPort(port: unknown, path: FieldPath, namesAllowed: boolean, errors: FieldError[]): void {
+  let problems: readonly string[];
+  if (typeof port === 'number' && Number.isInteger(port)) problems = isValidPortNum(port);
+  else if (typeof port === 'string' && namesAllowed) problems = isValidPortName(port);
+  else return; // wrong types are the schema's errors
+  for (let i = 0; i < problems.length; i++) errors.push(fieldErrors.invalid(path, port, problems[i] as string));
 }
 
 function checkHost(action: Record<string, unknown>, path: FieldPath, ctx: ProbeContext, errors: FieldError[]): void {
@@ -40,7 +41,9 @@ function checkHost(action: Record<string, unknown>, path: FieldPath, ctx: ProbeC
     return;
   }
   if (typeof host !== 'string') return;
-  for (const m of isValidHost(host)) errors.push(fieldErrors.invalid(path.child('host'), host, m));
+  const problems = isValidHost(host);
+  for (let i = 0; i < problems.length; i++)
+    errors.push(fieldErrors.invalid(path.child('host'), host, problems[i] as string));
   // Whatever else is wrong with it: an address in any spelling (0xa9fea9fe, 2852039166, [::ffff:a9fe:a9fe]) is
   // judged by the one address policy, as the probe engine judges it when it connects.
   checkDenied(host, path.child('host'), ctx, errors, '');
@@ -72,15 +75,17 @@ export const caBundleProblem = memoize((caBundle: string): string | undefined =>
 }, CA_BUNDLE_MEMO);
 
 function checkHttpGet(a: Record<string, unknown>, path: FieldPath, ctx: ProbeContext, out: ProbeRuleResult): void {
-  append(out.errors, checkPort(a.port, path.child('port'), true));
+  checkPort(a.port, path.child('port'), true, out.errors);
   checkHost(a, path, ctx, out.errors);
   if (typeof a.path === 'string' && !a.path.startsWith('/'))
     out.errors.push(fieldErrors.invalid(path.child('path'), a.path, "must start with '/'"));
   if (Array.isArray(a.httpHeaders))
     for (const h of a.httpHeaders)
-      if (isRecord(h) && typeof h.name === 'string')
-        for (const m of isHTTPHeaderName(h.name))
-          out.errors.push(fieldErrors.invalid(path.child('httpHeaders'), h.name, m));
+      if (isRecord(h) && typeof h.name === 'string') {
+        const problems = isHTTPHeaderName(h.name);
+        for (let i = 0; i < problems.length; i++)
+          out.errors.push(fieldErrors.invalid(path.child('httpHeaders'), h.name, problems[i] as string));
+      }
   const https = a.scheme === 'HTTPS';
   if (typeof a.caBundle === 'string' && a.caBundle !== '') {
     const problem = caBundleProblem(a.caBundle);
@@ -95,16 +100,19 @@ function checkHttpGet(a: Record<string, unknown>, path: FieldPath, ctx: ProbeCon
     out.warnings.push(`${String(path)}.insecureSkipTLSVerify: the server's certificate is not verified`);
 }
 
+const SPEC_API_ENDPOINT = FieldPath.root('spec').child('apiEndpoint');
+const SPEC_SECRET_REF = FieldPath.root('spec').child('secretRef');
+
 function checkApiServer(a: Record<string, unknown>, path: FieldPath, ctx: ProbeContext, out: ProbeRuleResult): void {
   if (typeof a.path === 'string' && !a.path.startsWith('/'))
     out.errors.push(fieldErrors.invalid(path.child('path'), a.path, "must start with '/'"));
   if (ctx.apiEndpointHost === undefined)
-    out.errors.push(fieldErrors.required(FieldPath.root('spec').child('apiEndpoint'), `required by ${String(path)}`));
-  else checkDenied(ctx.apiEndpointHost, FieldPath.root('spec').child('apiEndpoint'), ctx, out.errors, '');
+    out.errors.push(fieldErrors.required(SPEC_API_ENDPOINT, `required by ${String(path)}`));
+  else checkDenied(ctx.apiEndpointHost, SPEC_API_ENDPOINT, ctx, out.errors, '');
   if (ctx.syncMode === 'Push' && !ctx.hasSecretRef)
     out.errors.push(
       fieldErrors.required(
-        FieldPath.root('spec').child('secretRef'),
+        SPEC_SECRET_REF,
         `required by ${String(path)} for a Push cluster: the probe uses its token and caBundle`,
       ),
     );
@@ -126,12 +134,12 @@ export function probeRules(probe: unknown, path: FieldPath, ctx: ProbeContext): 
   if (isRecord(httpGet)) checkHttpGet(httpGet, path.child('httpGet'), ctx, out);
   const tcp = probe.tcpSocket;
   if (isRecord(tcp)) {
-    append(out.errors, checkPort(tcp.port, path.child('tcpSocket', 'port'), true));
+    checkPort(tcp.port, path.child('tcpSocket', 'port'), true, out.errors);
     checkHost(tcp, path.child('tcpSocket'), ctx, out.errors);
   }
   const grpc = probe.grpc;
   if (isRecord(grpc)) {
-    append(out.errors, checkPort(grpc.port, path.child('grpc', 'port'), false));
+    checkPort(grpc.port, path.child('grpc', 'port'), false, out.errors);
     checkHost(grpc, path.child('grpc'), ctx, out.errors);
   }
   const api = probe.apiServer;

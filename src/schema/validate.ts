@@ -32,6 +32,9 @@ export interface ValidationResult {
 }
 
 const NO_ERRORS: readonly FieldError[] = Object.freeze([]);
+/** Read in place of a missing spec, metadata or annotations (never written). */
+const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
+const NO_OPTIONS: ValidateOptions = Object.freeze({});
 
 /** The compiled list, or the default one with a field error when an entry is malformed (never throws). */
 function compileDenyHosts(cidrs: readonly string[] | undefined): {
@@ -68,7 +71,7 @@ function validateAnnotationProbe(raw: unknown, ctx: ProbeContext, errors: FieldE
 }
 
 /** Validates a Cluster: returns every error at once, in the apiserver's wording, plus warnings. Never throws. */
-export function validateCluster(obj: unknown, options: ValidateOptions = {}): ValidationResult {
+export function validateCluster(obj: unknown, options: ValidateOptions = NO_OPTIONS): ValidationResult {
   const location = options.probeLocation ?? 'field';
   const errors: FieldError[] = [];
   const warnings: string[] = [];
@@ -91,9 +94,9 @@ export function validateCluster(obj: unknown, options: ValidateOptions = {}): Va
   append(errors, cluster.errors);
   append(warnings, cluster.warnings);
 
-  const spec = isRecord(obj.spec) ? obj.spec : {};
-  const meta = isRecord(obj.metadata) ? obj.metadata : {};
-  const annotations = isRecord(meta.annotations) ? meta.annotations : {};
+  const spec = isRecord(obj.spec) ? obj.spec : EMPTY;
+  const meta = isRecord(obj.metadata) ? obj.metadata : EMPTY;
+  const annotations = isRecord(meta.annotations) ? meta.annotations : EMPTY;
   const ctx: ProbeContext = {
     apiEndpointHost: cluster.apiEndpointHost,
     syncMode: spec.syncMode,
