@@ -1,7 +1,7 @@
 // Enough of a Kubernetes apiserver, in memory, for the reconciler's manager: list and watch of Clusters and Secrets,
 // merge patches of a Cluster and its /status with resourceVersion preconditions, Events. The probes the manager runs
 // go to real servers on 127.0.0.1; only the Kubernetes API is stood in for (the e2e suites use a real one).
-import { KubeApiError, type KubeApi, type WatchEvent } from '../../../src/reconciler/index.js';
+import { KubeApiError, type KubeApi, type WatchEvent } from '../../../src/kube/index.js';
 import type { Cluster } from '../../../src/schema/index.js';
 
 type Query = Record<string, string | number | boolean | undefined>;
