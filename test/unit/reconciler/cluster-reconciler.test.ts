@@ -1,0 +1,115 @@
+// The reconcile of one Cluster (cluster-reconciler.ts), with the probe workers stubbed and the real writer against an
+// in-memory Cluster: a deleted or foreign Cluster stops its worker and writes nothing; a failing one gets its taint
+// alone first and is queued again, then its condition and Event; the second pass reads our own write while the cache
+// is behind it, so nothing is written twice.
+import { expect } from 'chai';
+import { ClusterReconciler } from '../../../src/reconciler/cluster-reconciler.js';
+import type { ProbeWorkers, StopReason } from '../../../src/reconciler/probe-workers.js';
+import { ClusterWriter, createMetrics, type Desired, type KubeApi } from '../../../src/reconciler/index.js';
+import type { Cluster } from '../../../src/schema/index.js';
+
+class Workers {
+  readonly ensured: string[] = [];
+  readonly removed: [string, StopReason][] = [];
+  desiredState: Desired | undefined = { kind: 'state', state: 'failure', message: 'HTTP probe failed' };
+  ensure(c: Cluster): void {
+    this.ensured.push(c.metadata?.name ?? '');
+  }
+  desired(): Desired | undefined {
+    return this.desiredState;
+  }
+  remove(name: string, reason: StopReason): void {
+    this.removed.push([name, reason]);
+  }
+}
+
+/** One Cluster; merge patches bump its resourceVersion; Events are counted. */
+class OneCluster implements KubeApi {
+  rv = 1;
+  readonly calls: string[] = [];
+  constructor(public cluster: Cluster) {
+    this.cluster.metadata = { ...cluster.metadata, resourceVersion: '1' };
+  }
+  async request<T>(method: string, path: string, options: { body?: unknown } = {}): Promise<T> {
+    this.calls.push(`${method} ${path.replace('/apis/cluster.karmada.io/v1alpha1/clusters/', '')}`);
+    if (method === 'POST') return {} as T;
+    const body = options.body as { spec?: object; status?: object };
+    this.cluster = structuredClone(this.cluster);
+    if (path.endsWith('/status')) this.cluster.status = { ...this.cluster.status, ...body.status };
+    else this.cluster.spec = { ...this.cluster.spec, ...body.spec };
+    this.cluster.metadata!.resourceVersion = String(++this.rv);
+    return structuredClone(this.cluster) as T;
+  }
+  watch(): Promise<void> {
+    return Promise.reject(new Error('no watch here'));
+  }
+}
+
+function setup(owns = true): {
+  api: OneCluster;
+  workers: Workers;
+  requeued: string[];
+  cache: Map<string, Cluster>;
+  reconciler: ClusterReconciler;
+} {
+  const api = new OneCluster({ metadata: { name: 'm1' }, spec: { syncMode: 'Push' } });
+  const cache = new Map<string, Cluster>([['m1', structuredClone(api.cluster)]]);
+  const workers = new Workers();
+  const requeued: string[] = [];
+  const reconciler = new ClusterReconciler({
+    get: (name) => cache.get(name),
+    owns: () => owns,
+    workers: workers as unknown as ProbeWorkers,
+    writer: new ClusterWriter({
+      api,
+      taintEffect: 'NoSchedule',
+      metrics: createMetrics(),
+      log: { info: () => undefined, warn: () => undefined },
+      identity: 't',
+      eventNamespace: 'default',
+    }),
+    requeue: (name) => requeued.push(name),
+  });
+  return { api, workers, requeued, cache, reconciler };
+}
+
+describe('reconciler: reconcile(name)', () => {
+  it('writes the taint alone and queues the Cluster again; the next pass writes the condition and its Event', async () => {
+    const { api, workers, requeued, reconciler } = setup();
+    await reconciler.reconcile('m1');
+    expect(workers.ensured).to.deep.equal(['m1']);
+    expect(api.calls).to.deep.equal(['PATCH m1']);
+    expect(requeued).to.deep.equal(['m1']);
+    // The cache has not seen the taint write yet: the second pass plans from our own write, not from the cache.
+    await reconciler.reconcile('m1');
+    expect(api.calls).to.deep.equal(['PATCH m1', 'PATCH m1/status', 'POST /api/v1/namespaces/default/events']);
+    expect(requeued).to.deep.equal(['m1']);
+    await reconciler.reconcile('m1');
+    expect(api.calls).to.have.length(3);
+  });
+
+  it('stops the worker of a deleted Cluster and writes nothing', async () => {
+    const { api, workers, cache, reconciler } = setup();
+    cache.delete('m1');
+    await reconciler.reconcile('m1');
+    expect(workers.removed).to.deep.equal([['m1', 'deleted']]);
+    expect(workers.ensured).to.deep.equal([]);
+    expect(api.calls).to.deep.equal([]);
+  });
+
+  it('stops the worker of a Cluster this replica does not own and writes nothing', async () => {
+    const { api, workers, reconciler } = setup(false);
+    await reconciler.reconcile('m1');
+    expect(workers.removed).to.deep.equal([['m1', 'not-owned']]);
+    expect(api.calls).to.deep.equal([]);
+  });
+
+  it('writes nothing while the probe has no result yet', async () => {
+    const { api, workers, requeued, reconciler } = setup();
+    workers.desiredState = { kind: 'keep' };
+    await reconciler.reconcile('m1');
+    expect(workers.ensured).to.deep.equal(['m1']);
+    expect(api.calls).to.deep.equal([]);
+    expect(requeued).to.deep.equal([]);
+  });
+});
