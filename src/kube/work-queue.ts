@@ -1,5 +1,7 @@
 // A keyed work queue in the manner of client-go's workqueue: a key queued twice runs once, a key never runs twice at
 // once (queued again while running, it runs again after), and a failed key is retried with per-key exponential backoff.
+// Two lanes: a key queued `high` runs before every `normal` one (a key queued in both runs once, as high); in a lane,
+// first in, first out.
 // Knows nothing of Kubernetes; the handler is a reconcile function.
 
 export interface WorkQueueOptions {
@@ -11,13 +13,21 @@ export interface WorkQueueOptions {
   maxDelayMs?: number;
 }
 
+export type QueuePriority = 'high' | 'normal';
+
+const LANES: readonly QueuePriority[] = ['high', 'normal'];
+
 export class WorkQueue {
-  private readonly queue: string[] = [];
-  private head = 0;
-  private readonly queued = new Set<string>();
+  /** Keys in arrival order per lane; an entry whose key was since queued in another lane (or ran) is skipped. */
+  private readonly lanes: Record<QueuePriority, { keys: string[]; head: number }> = {
+    high: { keys: [], head: 0 },
+    normal: { keys: [], head: 0 },
+  };
+  /** Keys waiting, and the lane that holds them. */
+  private readonly queued = new Map<string, QueuePriority>();
   private readonly running = new Set<string>();
-  /** Keys queued again while they ran. */
-  private readonly dirty = new Set<string>();
+  /** Keys queued again while they ran, with the lane they go to when done. */
+  private readonly dirty = new Map<string, QueuePriority>();
   private readonly failures = new Map<string, number>();
   private readonly retryTimers = new Map<string, NodeJS.Timeout>();
   private readonly idleWaiters: (() => void)[] = [];
@@ -27,10 +37,10 @@ export class WorkQueue {
   constructor(private readonly options: WorkQueueOptions) {}
 
   get length(): number {
-    return this.queue.length - this.head;
+    return this.queued.size;
   }
 
-  add(key: string): void {
+  add(key: string, priority: QueuePriority = 'normal'): void {
     if (this.stopped) return;
     const timer = this.retryTimers.get(key);
     if (timer !== undefined) {
@@ -38,13 +48,34 @@ export class WorkQueue {
       this.retryTimers.delete(key);
     }
     if (this.running.has(key)) {
-      this.dirty.add(key);
+      if (this.dirty.get(key) !== 'high') this.dirty.set(key, priority);
       return;
     }
-    if (this.queued.has(key)) return;
-    this.queued.add(key);
-    this.queue.push(key);
+    const lane = this.queued.get(key);
+    if (lane === 'high' || lane === priority) return;
+    this.queued.set(key, priority);
+    this.lanes[priority].keys.push(key);
     this.pump();
+  }
+
+  /** The next key to run: the high lane first, each in order, skipping entries moved to the high lane. */
+  private next(): string | undefined {
+    for (const name of LANES) {
+      const lane = this.lanes[name];
+      while (lane.head < lane.keys.length) {
+        const key = lane.keys[lane.head++]!;
+        if (this.queued.get(key) !== name) continue;
+        this.queued.delete(key);
+        if (lane.head > 1024 && lane.head * 2 > lane.keys.length) {
+          lane.keys.splice(0, lane.head);
+          lane.head = 0;
+        }
+        return key;
+      }
+      lane.keys.length = 0;
+      lane.head = 0;
+    }
+    return undefined;
   }
 
   /** Forgets a key's failures and pending retry (its object is gone). */
@@ -65,23 +96,18 @@ export class WorkQueue {
     this.stopped = true;
     for (const t of this.retryTimers.values()) clearTimeout(t);
     this.retryTimers.clear();
-    this.queue.length = 0;
-    this.head = 0;
+    for (const name of LANES) this.lanes[name] = { keys: [], head: 0 };
     this.queued.clear();
     await this.idle();
   }
 
   private pump(): void {
-    while (!this.stopped && this.active < this.options.concurrency && this.head < this.queue.length) {
-      const key = this.queue[this.head++]!;
-      this.queued.delete(key);
+    while (!this.stopped && this.active < this.options.concurrency && this.queued.size > 0) {
+      const key = this.next();
+      if (key === undefined) break;
       this.active++;
       this.running.add(key);
       void this.runOne(key);
-    }
-    if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue.splice(0, this.head);
-      this.head = 0;
     }
     if (this.active === 0 && this.length === 0) for (const w of this.idleWaiters.splice(0)) w();
   }
@@ -108,7 +134,11 @@ export class WorkQueue {
     } finally {
       this.running.delete(key);
       this.active--;
-      if (this.dirty.delete(key)) this.add(key);
+      const again = this.dirty.get(key);
+      if (again !== undefined) {
+        this.dirty.delete(key);
+        this.add(key, again);
+      }
       this.pump();
     }
   }

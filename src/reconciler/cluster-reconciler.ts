@@ -13,7 +13,7 @@ export interface ClusterReconcilerOptions {
   owns: (cluster: Cluster) => boolean;
   workers: ProbeWorkers;
   writer: ClusterWriter;
-  /** Queues the Cluster again, behind every Cluster queued now (the controller's work queue). */
+  /** Queues the Cluster again, behind every transition and every Cluster queued now (the controller's work queue). */
   requeue: (name: string) => void;
 }
 

@@ -4,7 +4,7 @@
 import type { Clock, WorkerState } from '../probe/index.js';
 import { Informer } from '../kube/informer.js';
 import type { KubeApi } from '../kube/client.js';
-import { WorkQueue } from '../kube/work-queue.js';
+import { WorkQueue, type QueuePriority } from '../kube/work-queue.js';
 import type { Cluster } from '../schema/index.js';
 import { CLUSTERS_PATH, ClusterWriter } from './cluster-writer.js';
 import { ClusterReconciler } from './cluster-reconciler.js';
@@ -93,7 +93,9 @@ export class ClusterManager {
       secrets: this.secrets,
       metrics,
       log,
-      onTransition: (name) => this.enqueue(name),
+      // A transition is a verdict that changed: it goes ahead of every Cluster queued for another reason (changes,
+      // relists, the condition after a taint), so that in a mass failure the taints are written first.
+      onTransition: (name) => this.enqueue(name, 'high'),
       ...(options.probeConcurrency !== undefined ? { probeConcurrency: options.probeConcurrency } : {}),
       ...(options.clock !== undefined ? { clock: options.clock } : {}),
       ...(options.random !== undefined ? { random: options.random } : {}),
@@ -182,9 +184,9 @@ export class ClusterManager {
     this.options.log.info({ workers: n }, 'workers stopped');
   }
 
-  private enqueue(name: string): void {
+  private enqueue(name: string, priority: QueuePriority = 'normal'): void {
     if (this.stopped) return;
-    this.queue.add(name);
+    this.queue.add(name, priority);
     this.options.metrics.queueDepth.set(this.queue.length);
   }
 

@@ -55,6 +55,29 @@ describe('reconciler work queue', () => {
     expect(runs).to.equal(2);
   });
 
+  it('runs keys queued high before those queued normal, each lane in order, a key in both lanes once', async () => {
+    const seen: string[] = [];
+    const gate = deferred();
+    const q = new WorkQueue({
+      concurrency: 1,
+      handler: async (k) => {
+        seen.push(k);
+        if (k === 'first') await gate.promise;
+      },
+    });
+    q.add('first');
+    q.add('n1');
+    q.add('h1', 'high');
+    q.add('n2');
+    q.add('n1', 'high');
+    q.add('h2', 'high');
+    q.add('h1');
+    expect(q.length).to.equal(4);
+    gate.resolve();
+    await q.idle();
+    expect(seen).to.deep.equal(['first', 'h1', 'n1', 'h2', 'n2']);
+  });
+
   it('retries a failing key with backoff until it succeeds', async () => {
     let attempts = 0;
     const errors: number[] = [];
