@@ -80,18 +80,6 @@ export function badRequestResponse(message: string): Omit<AdmissionResponse, 'ui
   return { allowed: false, status: { code: 400, reason: 'BadRequest', message } };
 }
 
-/** Adds errors whose message is not yet in the list (validation and migration may report the same problem). */
-export function mergeErrors(into: FieldError[], more: readonly FieldError[]): FieldError[] {
-  const seen = new Set(into.map((e) => e.message));
-  for (const e of more) {
-    if (!seen.has(e.message)) {
-      seen.add(e.message);
-      into.push(e);
-    }
-  }
-  return into;
-}
-
 /** Operations that carry no object to admit or change. */
 const PASS_THROUGH = new Set(['DELETE', 'CONNECT']);
 
