@@ -9,7 +9,8 @@
 //   --compare DIR  also measure the validateCluster of another tree (a scratch copy or a `git worktree`: DIR/src/schema),
 //                  interleaved in the same rounds, against the same raw ajv function
 //   --breakdown    time each stage of validateCluster on its own (bench/schema/breakdown.ts), per fixture, as a table
-//                  of ns per call and share of validateCluster; with --compare, for that tree as well
+//                  of ns per call and share of validateCluster; with --compare, for that tree as well, the stages of
+//                  both trees interleaved in the same rounds
 //   --fresh        also measure on fresh copies (JSON.parse of the fixture every call, as the webhook sees a review):
 //                  new string objects every call (JSON.parse internalizes short values, longer ones are new strings
 //                  that a memo lookup must hash and compare character by character); JSON.parse alone is subtracted
@@ -114,19 +115,23 @@ for (const [name, obj] of fixtures) {
 }
 
 if (values.breakdown) {
-  const trees: [string, string | undefined][] = [['this tree', undefined]];
-  if (values.compare !== undefined) trees.push([values.compare, values.compare]);
-  for (const [label, root] of trees) {
-    const modules = await loadSchemaModules(root);
-    for (const [name, obj] of fixtures) {
-      const stages = stagesFor(modules, obj);
-      const rounds = Math.max(7, Number(values.rounds) || 7);
-      const ns = timeStages(stages, rounds, Math.max(20, (seconds * 1000) / (rounds * (stages.length + 1))), 'cpu');
+  // With --compare, both trees' stages run in the same interleaved rounds (a row of each tree in turn), so that load
+  // from elsewhere on the machine falls on both alike; each tree's table is then read from its own rows.
+  const trees: [string, Awaited<ReturnType<typeof loadSchemaModules>>][] = [['this tree', await loadSchemaModules()]];
+  if (values.compare !== undefined) trees.push([values.compare, await loadSchemaModules(values.compare)]);
+  for (const [name, obj] of fixtures) {
+    const perTree = trees.map(([label, modules]) => ({ label, stages: stagesFor(modules, obj) }));
+    const tagged = perTree.flatMap(({ stages }, t) => stages.map((s) => ({ ...s, name: `${t}: ${s.name}` })));
+    const rounds = Math.max(7, Number(values.rounds) || 7);
+    const ns = timeStages(tagged, rounds, Math.max(20, (seconds * 1000) / (rounds * (tagged.length + 1))), 'cpu');
+    perTree.forEach(({ label, stages }, t) => {
+      const own = new Map(stages.map((s) => [s.name, ns.get(`${t}: ${s.name}`) ?? NaN]));
       printRows(
-        `breakdown of validateCluster (${label}), fixture ${name}, CPU time, medians of ${rounds} interleaved rounds`,
-        rowsOf(stages, ns),
+        `breakdown of validateCluster (${label}), fixture ${name}, CPU time, medians of ${rounds} interleaved rounds` +
+          (trees.length > 1 ? ', both trees interleaved' : ''),
+        rowsOf(stages, own),
         ns.get('(empty call)') ?? 0,
       );
-    }
+    });
   }
 }

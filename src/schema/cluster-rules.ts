@@ -131,13 +131,12 @@ export function parseApiEndpoint(endpoint: string, path: FieldPath): ParsedEndpo
   return errors.length === 0 && host !== '' ? { host, errors } : { errors };
 }
 
-function secretRefErrors(ref: unknown, path: FieldPath): FieldError[] {
-  if (!isRecord(ref)) return [];
-  const errors: FieldError[] = [];
+/** Appends the secret reference's problems to `errors`. */
+function secretRefErrors(ref: unknown, path: FieldPath, errors: FieldError[]): void {
+  if (!isRecord(ref)) return;
   // Missing keys are the schema's Required errors; Karmada also refuses empty strings.
   if (ref.namespace === '') errors.push(fieldErrors.required(path.child('namespace')));
   if (ref.name === '') errors.push(fieldErrors.required(path.child('name')));
-  return errors;
 }
 
 /** Karmada's ValidateClusterProxyURL, whose parse errors say "apiEndpoint" too. */
@@ -213,11 +212,13 @@ function labelValueErrors(value: unknown, path: FieldPath, errors: FieldError[])
 
 /**
  * The common case, checked without allocating: grades strictly increasing, every rule of Karmada's met. When this
- * says no, resourceModelErrors works out and words every problem; it must never say yes where that would object.
+ * says no, resourceModelProblems works out and words every problem; it must never say yes where that would object
+ * (test/unit/schema/resource-models-fast-path.test.ts holds the two to the same verdict). Exported for that test.
  */
-function resourceModelsPlainlyValid(models: unknown[]): boolean {
+export function resourceModelsPlainlyValid(models: unknown[]): boolean {
   let prev: unknown[] | undefined;
   let prevGrade = -Infinity;
+  const last = models.length - 1;
   for (let i = 0; i < models.length; i++) {
     const m = models[i];
     if (!isRecord(m) || typeof m.grade !== 'number' || m.grade <= prevGrade || !Array.isArray(m.ranges)) return false;
@@ -226,26 +227,58 @@ function resourceModelsPlainlyValid(models: unknown[]): boolean {
     for (let j = 0; j < ranges.length; j++) {
       const r = ranges[j];
       if (!isRecord(r) || typeof r.name !== 'string') return false;
-      const min = parseQuantity(r.min);
-      const max = parseQuantity(r.max);
-      if (min === undefined || max === undefined || max <= min) return false;
+      // The usual spellings are settled by identity, without a memo lookup: "0" opens the first model, a min written
+      // as the previous model's max continues it (that max, parsed, is carried over), MaxInt64 in digits closes the
+      // last model. Any other spelling is parsed and compared as before.
+      const rmin = r.min;
+      const rmax = r.max;
+      let min: bigint | undefined;
       if (prev === undefined) {
+        min = rmin === '0' || rmin === 0 ? 0n : parseQuantity(rmin);
         if (min !== 0n) return false;
       } else {
         const pr = prev[j];
-        if (!isRecord(pr) || pr.name !== r.name || parseQuantity(pr.max) !== min) return false;
+        if (!isRecord(pr) || pr.name !== r.name) return false;
+        if (pr.max === rmin) min = prevMaxes[j];
+        else {
+          min = parseQuantity(rmin);
+          if (min === undefined || parseQuantity(pr.max) !== min) return false;
+        }
       }
-      if (i === models.length - 1 && max !== MAX_INT64_NANO) return false;
+      if (min === undefined) return false;
+      let max: bigint | undefined;
+      if (i !== last) max = parseQuantity(rmax);
+      else if (rmax === MAX_INT64_TEXT) max = MAX_INT64_NANO;
+      else {
+        max = parseQuantity(rmax);
+        if (max !== MAX_INT64_NANO) return false;
+      }
+      if (max === undefined || max <= min) return false;
+      maxes[j] = max;
     }
     prev = ranges;
     prevGrade = m.grade;
+    const t = prevMaxes;
+    prevMaxes = maxes;
+    maxes = t;
   }
   return true;
 }
 
+// The parsed maxes of the previous model and of this one, reused across calls (the pass is synchronous and calls
+// nothing that could re-enter it); prevMaxes[j] is read only after this call's previous model wrote it.
+let prevMaxes: (bigint | undefined)[] = [];
+let maxes: (bigint | undefined)[] = [];
+const MAX_INT64_TEXT = '9223372036854775807';
+
 /** Karmada's ValidateClusterResourceModels, reporting each problem at the range it is about. */
 export function resourceModelErrors(models: unknown[], path: FieldPath): FieldError[] {
   if (resourceModelsPlainlyValid(models)) return [];
+  return resourceModelProblems(models, path);
+}
+
+/** Every problem of the resource models, worked out in full (the slow path; exported for the fast path's test). */
+export function resourceModelProblems(models: unknown[], path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   const grades = new Map<unknown, number>();
   models.forEach((m, i) => {
@@ -364,8 +397,8 @@ export function clusterRules(obj: Record<string, unknown>): ClusterRuleResult {
     for (const e of parsed.errors) errors.push({ ...e });
     apiEndpointHost = parsed.host;
   }
-  append(errors, secretRefErrors(spec.secretRef, SPEC_SECRET_REF));
-  append(errors, secretRefErrors(spec.impersonatorSecretRef, SPEC_IMPERSONATOR_SECRET_REF));
+  secretRefErrors(spec.secretRef, SPEC_SECRET_REF, errors);
+  secretRefErrors(spec.impersonatorSecretRef, SPEC_IMPERSONATOR_SECRET_REF, errors);
   if (typeof spec.proxyURL === 'string' && spec.proxyURL !== '')
     append(errors, proxyURLErrors(spec.proxyURL, sp.child('proxyURL')));
   labelValueErrors(spec.provider, SPEC_PROVIDER, errors);

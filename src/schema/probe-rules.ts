@@ -2,7 +2,7 @@
 // ports, header names, hosts (and the deny list), caBundle as PEM, and what a handler needs from the Cluster.
 // Runs on untrusted input after the schema check, so it never assumes a type. Pure: no I/O.
 import { X509Certificate } from 'node:crypto';
-import { HANDLERS } from './constants.js';
+import { HANDLERS, type HandlerName } from './constants.js';
 import { deniedTargetError, denyListFor, type CompiledDenyList } from './address-ranges.js';
 import { FieldPath, fieldErrors, type FieldError } from './field-error.js';
 import { memoize } from './memo.js';
@@ -122,27 +122,46 @@ function checkApiServer(a: Record<string, unknown>, path: FieldPath, ctx: ProbeC
 export function probeRules(probe: unknown, path: FieldPath, ctx: ProbeContext): ProbeRuleResult {
   const out: ProbeRuleResult = { errors: [], warnings: [] };
   if (!isRecord(probe)) return out;
-  let handlers = 0;
-  for (const h of HANDLERS) {
-    if (probe[h] === undefined || probe[h] === null) continue;
-    if (++handlers > 1)
-      out.errors.push(fieldErrors.forbidden(path.child(h), 'may not specify more than 1 handler type'));
-  }
-  if (handlers === 0) out.errors.push(fieldErrors.required(path, 'must specify a handler type'));
-
+  // The handlers this function checks, as named loads (a loop over HANDLERS reads `probe[h]` with a variable key: a
+  // keyed, megamorphic load each). The usual probe has exactly one of them and needs nothing else; for none, two or
+  // more, or a handler this function does not know, the count and the errors come from HANDLERS itself, in its order.
   const httpGet = probe.httpGet;
-  if (isRecord(httpGet)) checkHttpGet(httpGet, path.child('httpGet'), ctx, out);
   const tcp = probe.tcpSocket;
+  const grpc = probe.grpc;
+  const api = probe.apiServer;
+  const named =
+    (httpGet !== undefined && httpGet !== null ? 1 : 0) +
+    (tcp !== undefined && tcp !== null ? 1 : 0) +
+    (grpc !== undefined && grpc !== null ? 1 : 0) +
+    (api !== undefined && api !== null ? 1 : 0);
+  if (named !== 1 || HANDLERS.length !== CHECKED_HANDLERS) handlerCountErrors(probe, path, out.errors);
+
+  if (isRecord(httpGet)) checkHttpGet(httpGet, path.child('httpGet'), ctx, out);
   if (isRecord(tcp)) {
     checkPort(tcp.port, path.child('tcpSocket', 'port'), true, out.errors);
     checkHost(tcp, path.child('tcpSocket'), ctx, out.errors);
   }
-  const grpc = probe.grpc;
   if (isRecord(grpc)) {
     checkPort(grpc.port, path.child('grpc', 'port'), false, out.errors);
     checkHost(grpc, path.child('grpc'), ctx, out.errors);
   }
-  const api = probe.apiServer;
   if (isRecord(api)) checkApiServer(api, path.child('apiServer'), ctx, out);
   return out;
+}
+
+/**
+ * The handlers probeRules reads by name. Keyed by HandlerName (generated from schemas/), so that a handler added to
+ * the schema fails to compile here until probeRules checks it; and until then the count goes through HANDLERS.
+ */
+const CHECKED: Record<HandlerName, true> = { httpGet: true, tcpSocket: true, grpc: true, apiServer: true };
+const CHECKED_HANDLERS = Object.keys(CHECKED).length;
+
+/** Exactly one handler, counted over HANDLERS (the schema's list, in its order): the errors for none or several. */
+function handlerCountErrors(probe: Record<string, unknown>, path: FieldPath, errors: FieldError[]): void {
+  let handlers = 0;
+  for (const h of HANDLERS) {
+    if (probe[h] === undefined || probe[h] === null) continue;
+    if (++handlers > 1) errors.push(fieldErrors.forbidden(path.child(h), 'may not specify more than 1 handler type'));
+  }
+  if (handlers === 0) errors.push(fieldErrors.required(path, 'must specify a handler type'));
 }
