@@ -4,7 +4,7 @@
 // never overwritten (the Cluster is read again and retried). --dry-run sends the same patch with dryRun=All, so the
 // apiserver checks it, and prints the change without storing it.
 import { LEGACY_ANNOTATION, migrateCluster, type Cluster, type ProbeLocation } from '../schema/index.js';
-import { isStatus, type KubeApi } from '../reconciler/index.js';
+import { isStatus, type KubeApi } from '../kube/index.js';
 import { messageOf } from '../api/index.js';
 
 const CLUSTERS = '/apis/cluster.karmada.io/v1alpha1/clusters';

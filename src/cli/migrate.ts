@@ -5,7 +5,7 @@
 // file atomically with its mode, owner and symlink kept (file-replace.ts).
 // Exit 0 done (or nothing to do), 1 some Cluster cannot be migrated or some file cannot be written (each left
 // untouched, the others done), 2 unreadable or unparsable input.
-// --in-cluster's Kubernetes client (src/reconciler) is loaded only for --in-cluster: migrating files never needs it.
+// --in-cluster's Kubernetes client (src/kube) is loaded only for --in-cluster: migrating files never needs it.
 import { isDeepStrictEqual } from 'node:util';
 import { Command } from 'commander';
 import { probeLocationOption } from './probe-location-option.js';
@@ -231,7 +231,7 @@ async function runInCluster(paths: readonly string[], opts: MigrateFlags): Promi
     return 2;
   }
   const [{ KubeClient, loadKubeConfig }, { migrateInCluster, summaryLine }] = await Promise.all([
-    import('../reconciler/index.js'),
+    import('../kube/index.js'),
     import('./migrate-in-cluster.js'),
   ]);
   let api;

@@ -1,6 +1,6 @@
 // `cluster-probe probe`: runs a Cluster's liveness probe (or an httpGet of a URL) once, now, and reports it as text or
 // JSON; exit 0 success, 1 failure, 2 configuration or usage error. Reads the Cluster as the reconciler does
-// (src/reconciler's probe source) and probes with src/probe; talks to no Kubernetes API. The probe engine and the probe
+// (the schema library's probe source, src/schema/probe-source.ts) and probes with src/probe; talks to no Kubernetes API. The probe engine and the probe
 // source are loaded when the command runs, not when it is registered.
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
@@ -9,8 +9,6 @@ import type { probeSourceOf as ProbeSourceOf } from '../schema/probe-source.js';
 import { InputError, objectsOf, parseSource } from './documents.js';
 import { LEGACY_ANNOTATION, PROBE_ANNOTATION, validateProbe, type Cluster } from '../schema/index.js';
 import { messageOf } from '../api/index.js';
-
-export const LIVENESS_PROBE_ANNOTATION = PROBE_ANNOTATION;
 
 export interface ProbeCommandOptions {
   file?: string;
@@ -194,7 +192,7 @@ export async function probeCommand(opts: ProbeCommandOptions, io: Io = defaultIo
 
 const EXAMPLES = `
 Examples:
-  # Probe a Cluster as the reconciler would (spec.livenessProbe, or the ${LIVENESS_PROBE_ANNOTATION} annotation)
+  # Probe a Cluster as the reconciler would (spec.livenessProbe, or the ${PROBE_ANNOTATION} annotation)
   cluster-probe probe -f member-dev.yaml
 
   # An apiServer probe needs the member's credentials (the Secret that spec.secretRef names)
