@@ -2,9 +2,10 @@
 // `karmada-cluster-probe/schema` as ESM and with require(), and type-check a TypeScript consumer with tsc.
 import { expect } from 'chai';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { PUBLIC_EXPORTS } from './public-exports.js';
 
 const repo = resolve('.');
 
@@ -107,5 +108,38 @@ export const ok: boolean = lib.validateCluster({}).valid;
         .split('\n')
         .filter((l) => l.includes('error')),
     ).to.have.length(1);
+  });
+
+  // Every subpath's runtime exports, pinned: adding or removing one is a deliberate edit of public-exports.ts, and
+  // ESM and require() must see the same names.
+  it('exports exactly the pinned names from every subpath, for ESM and require() alike', () => {
+    const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+    const subpaths = Object.keys(pkg.exports).filter((p) => !p.includes('*') && p !== './package.json');
+    expect(subpaths).to.have.members(Object.keys(PUBLIC_EXPORTS));
+    const specifiers = subpaths.map((p) =>
+      p === '.' ? 'karmada-cluster-probe' : `karmada-cluster-probe/${p.slice(2)}`,
+    );
+    writeFileSync(
+      join(dir, 'names.mjs'),
+      `import { createRequire } from 'node:module';
+const require = createRequire(import.meta.url);
+const out = {};
+for (const s of ${JSON.stringify(specifiers)}) {
+  const esm = Object.keys(await import(s)).filter((k) => k !== 'default').sort();
+  const cjs = Object.keys(require(s)).filter((k) => k !== 'default' && k !== '__esModule').sort();
+  out[s] = { esm, cjs };
+}
+console.log(JSON.stringify(out));
+`,
+    );
+    const r = run(process.execPath, ['names.mjs'], dir);
+    const line = r.out.split('\n').find((l) => l.startsWith('{'));
+    expect(line, r.out).to.be.a('string');
+    const seen = JSON.parse(line ?? '{}') as Record<string, { esm: string[]; cjs: string[] }>;
+    subpaths.forEach((p, i) => {
+      const got = seen[specifiers[i] ?? ''];
+      expect(got?.esm, `${p} (ESM)`).to.deep.equal([...(PUBLIC_EXPORTS[p] ?? [])].sort());
+      expect(got?.cjs, `${p} (require)`).to.deep.equal(got?.esm);
+    });
   });
 });
