@@ -12,6 +12,12 @@ export function cloneJson<T>(value: T): T {
   const proto = Object.getPrototypeOf(value) as unknown;
   if (proto !== Object.prototype && proto !== null) return structuredClone(value);
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) out[key] = cloneJson((value as Record<string, unknown>)[key]);
+  for (const key of Object.keys(value)) {
+    const copy = cloneJson((value as Record<string, unknown>)[key]);
+    // JSON.parse makes "__proto__" an own key; an assignment would set the copy's prototype instead.
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true });
+    else out[key] = copy;
+  }
   return out as T;
 }

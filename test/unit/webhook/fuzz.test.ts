@@ -222,9 +222,6 @@ describe('webhook fuzz', function () {
     fc.assert(
       fc.property(uid, objects, location, (id, generated, where) => {
         const text = JSON.stringify(generated);
-        // The schema library's copy sets the prototype for an own "__proto__" key instead of copying it, so the whole
-        // object's diff would remove a key that the view (which never copies it) rightly leaves alone.
-        fc.pre(!text.includes('"__proto__"'));
         const object = JSON.parse(text) as unknown; // what the webhook receives
         const out = handleReview('mutate', json, reviewBody(clusterRequest(id, object)), options(where));
         const response = (out.body as AdmissionReview).response;
