@@ -1,6 +1,6 @@
 // The Helm chart (charts/karmada-cluster-probe) under the helm built from its Go module: `helm lint --strict` and
 // `helm template` for the value sets a user installs, each checked object by object against manifests/ (rendered by
-// src/webhook/manifests.ts), so the chart and the kustomize install say the same thing. And what it must refuse:
+// src/deploy/manifests.ts), so the chart and the kustomize install say the same thing. And what it must refuse:
 // a CRD anywhere, a ClusterTaintPolicy beside a tainting reconciler, webhook configurations without a CA.
 import { expect } from 'chai';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
