@@ -132,7 +132,12 @@ export function validateCluster(obj: unknown, options: ValidateOptions = NO_OPTI
     const legacy = convertLegacyAnnotation(annotations[LEGACY_ANNOTATION], denyList);
     append(errors, legacy.errors);
     if (legacy.errors.length === 0) {
-      const migrated = migrateCluster(obj, { probeLocation: location, denyHosts: denyList, computePatch: false });
+      // Migration reads and writes only the annotations and spec.livenessProbe: give it those, not a whole Cluster
+      // to copy (the webhook validates every write).
+      const view = isRecord(obj.spec)
+        ? { metadata: { annotations }, spec: { livenessProbe: spec.livenessProbe } }
+        : { metadata: { annotations } };
+      const migrated = migrateCluster(view, { probeLocation: location, denyHosts: denyList, computePatch: false });
       if (migrated.errors.length === 0)
         warnings.push(
           `annotation ${LEGACY_ANNOTATION} is deprecated; run \`cluster-probe migrate\` to move it into the probe`,
