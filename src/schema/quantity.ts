@@ -39,10 +39,19 @@ const parseQuantityString = memoize((value: string): bigint | undefined => {
   else if (/^[eE]/.test(suffix)) exp += Number(suffix.slice(1));
   else exp += DECIMAL_EXP[suffix] ?? 0;
   let v = digits * mult;
-  if (exp >= 0) v *= 10n ** BigInt(exp);
-  else v /= 10n ** BigInt(-exp);
+  if (exp >= 0) v *= 10n ** BigInt(Math.min(exp, MAX_EXPONENT));
+  // Truncated toward zero as before; past the value's own digits that is 0, without building 10^-exp.
+  else v = -exp > v.toString().length ? 0n : v / 10n ** BigInt(-exp);
   return negative ? -v : v;
 });
+
+/**
+ * The largest power of ten a value is multiplied by. `1e30000000` is 11 bytes, and its value in full is 100 million
+ * bits (seconds of CPU); capped, every value past 10^64 nano-units is still far above MaxInt64 (about 10^28 nano),
+ * which is all Karmada's rules ask of it (resource models end at MaxInt64, so such a value is invalid wherever it
+ * stands), and only the order between two such values is lost.
+ */
+const MAX_EXPONENT = 64;
 
 /** Go's math.MaxInt64, the upper bound Karmada requires of the last resource model. */
 export const MAX_INT64_NANO = 9223372036854775807n * 1_000_000_000n;
