@@ -15,16 +15,25 @@ export interface WorkQueueOptions {
 
 export type QueuePriority = 'high' | 'normal';
 
+interface Entry {
+  key: string;
+  seq: number;
+}
+
 const LANES: readonly QueuePriority[] = ['high', 'normal'];
 
 export class WorkQueue {
-  /** Keys in arrival order per lane; an entry whose key was since queued in another lane (or ran) is skipped. */
-  private readonly lanes: Record<QueuePriority, { keys: string[]; head: number }> = {
+  /**
+   * Entries in arrival order per lane. An entry is live only while it is its key's latest (same `seq`): one whose key
+   * was since moved to the high lane, ran, or was queued again is skipped, so a key queued anew goes to the back.
+   */
+  private readonly lanes: Record<QueuePriority, { keys: Entry[]; head: number }> = {
     high: { keys: [], head: 0 },
     normal: { keys: [], head: 0 },
   };
-  /** Keys waiting, and the lane that holds them. */
-  private readonly queued = new Map<string, QueuePriority>();
+  /** Keys waiting: the lane that holds them and their live entry's number. */
+  private readonly queued = new Map<string, Entry & { lane: QueuePriority }>();
+  private seq = 0;
   private readonly running = new Set<string>();
   /** Keys queued again while they ran, with the lane they go to when done. */
   private readonly dirty = new Map<string, QueuePriority>();
@@ -51,10 +60,11 @@ export class WorkQueue {
       if (this.dirty.get(key) !== 'high') this.dirty.set(key, priority);
       return;
     }
-    const lane = this.queued.get(key);
+    const lane = this.queued.get(key)?.lane;
     if (lane === 'high' || lane === priority) return;
-    this.queued.set(key, priority);
-    this.lanes[priority].keys.push(key);
+    const seq = ++this.seq;
+    this.queued.set(key, { key, seq, lane: priority });
+    this.lanes[priority].keys.push({ key, seq });
     this.pump();
   }
 
@@ -63,8 +73,9 @@ export class WorkQueue {
     for (const name of LANES) {
       const lane = this.lanes[name];
       while (lane.head < lane.keys.length) {
-        const key = lane.keys[lane.head++]!;
-        if (this.queued.get(key) !== name) continue;
+        const { key, seq } = lane.keys[lane.head++]!;
+        const live = this.queued.get(key);
+        if (live === undefined || live.lane !== name || live.seq !== seq) continue;
         this.queued.delete(key);
         if (lane.head > 1024 && lane.head * 2 > lane.keys.length) {
           lane.keys.splice(0, lane.head);

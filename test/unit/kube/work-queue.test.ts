@@ -97,4 +97,33 @@ describe('reconciler work queue', () => {
     expect(errors).to.deep.equal([1, 2]);
     await q.stop();
   });
+
+  it('keeps first in, first out in a lane for a key promoted to high and queued normal again while it ran', async () => {
+    const order: string[] = [];
+    const gates = new Map<string, () => void>();
+    const q = new WorkQueue({
+      concurrency: 1,
+      handler: (k) =>
+        new Promise<void>((r) => {
+          order.push(k);
+          gates.set(k, r);
+        }),
+    });
+    const release = async (k: string) => {
+      gates.get(k)?.();
+      gates.delete(k);
+      await new Promise((r) => setImmediate(r));
+    };
+    q.add('X'); // runs, holding the only slot
+    q.add('A');
+    q.add('K');
+    q.add('B'); // normal: A, K, B
+    q.add('K', 'high'); // a transition: K leaves the normal lane for the high one
+    await release('X'); // K runs
+    q.add('K'); // queued again while it runs (the condition after its taint): behind B
+    await release('K');
+    for (const k of ['A', 'B', 'K']) await release(k);
+    await q.idle();
+    expect(order).to.deep.equal(['X', 'K', 'A', 'B', 'K']);
+  });
 });
