@@ -18,10 +18,22 @@ export const QUANTITY_ERROR =
 
 /** The quantity in nano-units, or undefined when it is not a quantity. */
 export function parseQuantity(value: unknown): bigint | undefined {
-  if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) * 1_000_000_000n : undefined;
+  if (typeof value === 'number') {
+    if (!Number.isInteger(value)) return undefined;
+    // MaxInt64 written as a JSON number (`max: 9223372036854775807` in YAML) reaches us as the nearest double, 2^63:
+    // read it as the int64 the apiserver and Karmada read.
+    if (Math.abs(value) === TWO_TO_THE_63) return value > 0 ? MAX_INT64_NANO : -MAX_INT64_NANO - 1_000_000_000n;
+    return BigInt(value) * 1_000_000_000n;
+  }
   if (typeof value !== 'string') return undefined;
-  return parseQuantityString(value);
+  // Kubernetes' Quantity.UnmarshalJSON parses strings.TrimSpace of the text.
+  return parseQuantityString(value.replace(GO_SPACE, ''));
 }
+
+const TWO_TO_THE_63 = 2 ** 63;
+/** Leading and trailing white space as Go's unicode.IsSpace sees it (what strings.TrimSpace removes). */
+const GO_SPACE =
+  /^[\t\n\v\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+|[\t\n\v\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+$/g;
 
 const parseQuantityString = memoize((value: string): bigint | undefined => {
   const m = QUANTITY.exec(value);
