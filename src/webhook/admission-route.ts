@@ -13,6 +13,26 @@ export interface AdmissionRouteOptions extends WebhookOptions {
   metrics: WebhookMetrics;
   /** Whether shutdown has begun: every answer then closes its connection. */
   isDraining?: () => boolean;
+  /** The bytes of review bodies all requests being received may hold at once (one budget per server). */
+  bodyBudget: BodyBudget;
+}
+
+/** A count of the review bytes held by the requests being received, against a limit. */
+export class BodyBudget {
+  private used = 0;
+  constructor(readonly limit: number) {}
+  /** Takes `bytes` if they fit, and says whether they did. */
+  take(bytes: number): boolean {
+    if (this.used + bytes > this.limit) return false;
+    this.used += bytes;
+    return true;
+  }
+  give(bytes: number): void {
+    this.used -= bytes;
+  }
+  get held(): number {
+    return this.used;
+  }
 }
 
 export function writeJson(
@@ -38,6 +58,14 @@ const TOO_LARGE: ReviewRejection = Object.freeze({
   message: `body is over the limit of ${MAX_BODY_BYTES} bytes`,
 });
 
+function tooBusy(limit: number): ReviewRejection {
+  return {
+    code: 429,
+    reason: 'TooManyRequests',
+    message: `the webhook already holds ${limit} bytes of review bodies being received (its limit); retry`,
+  };
+}
+
 function reject(
   webhook: WebhookName,
   req: IncomingMessage,
@@ -51,7 +79,9 @@ function reject(
     'rejected a request that is not a review',
   );
   // Unread body bytes: close the connection rather than read megabytes nobody will use.
-  writeJson(res, rejection.code, rejectionStatus(rejection), { connection: 'close' });
+  const headers: Record<string, string> = { connection: 'close' };
+  if (rejection.code === 429) headers['retry-after'] = '1';
+  writeJson(res, rejection.code, rejectionStatus(rejection), headers);
   req.resume();
 }
 
@@ -93,25 +123,44 @@ export function serveAdmission(
   const chunks: Buffer[] = [];
   let size = 0;
   let done = false;
+  // What this request holds of the server's body budget, given back once whatever ends it.
+  const budget = options.bodyBudget;
+  let held = 0;
+  const release = () => {
+    budget.give(held);
+    held = 0;
+  };
   req.on('data', (chunk: Buffer) => {
     if (done) return;
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) {
+    if (size > MAX_BODY_BYTES || !budget.take(chunk.length)) {
       done = true;
       chunks.length = 0;
-      reject(webhook, req, res, options, TOO_LARGE);
+      release();
+      reject(webhook, req, res, options, size > MAX_BODY_BYTES ? TOO_LARGE : tooBusy(budget.limit));
       return;
     }
+    held += chunk.length;
     chunks.push(chunk);
   });
   req.on('error', () => {
     done = true; // the client went away; there is no one to answer
+    chunks.length = 0;
+    release();
+  });
+  req.on('close', () => {
+    if (done) return;
+    done = true; // closed before its end: an aborted body
+    chunks.length = 0;
+    release();
   });
   req.on('end', () => {
     if (done) return;
     done = true;
     const started = performance.now();
     const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
+    chunks.length = 0;
+    release();
     const handled = handleCheckedBody(webhook, body, options);
     writeJson(res, handled.code, handled.body);
     record(webhook, handled, started, options);

@@ -84,13 +84,20 @@ export interface AdmissionReviewRequest extends AdmissionReview {
 
 /** Why a body is not a review we can answer; `code` is the HTTP status to send. */
 export interface ReviewRejection {
-  code: 400 | 413 | 415;
-  reason: 'BadRequest' | 'RequestEntityTooLarge' | 'UnsupportedMediaType';
+  code: 400 | 413 | 415 | 429;
+  reason: 'BadRequest' | 'RequestEntityTooLarge' | 'UnsupportedMediaType' | 'TooManyRequests';
   message: string;
 }
 
 /** The most bytes of review we accept; the apiserver itself caps objects at 3 MiB. */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+/**
+ * The most bytes of review bodies one server holds at once, over every request being received (21 full-size
+ * reviews): past it a review is answered 429, so many connections that each send most of a body and stall cannot
+ * grow the heap without end. The apiserver sends one review per write, so it never comes near.
+ */
+export const MAX_BUFFERED_BODY_BYTES = 64 * 1024 * 1024;
 
 /** True for `application/json`, with or without parameters such as `charset=utf-8`. */
 export function isJsonContentType(contentType: string | undefined): boolean {

@@ -4,12 +4,15 @@
 // per-request cost was most of the webhook's latency in bench/webhook, and loading it most of `serve`'s start-up.
 // No rule lives here.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pathOf, serveAdmission, writeJson, type AdmissionRouteOptions } from './admission-route.js';
+import { BodyBudget, pathOf, serveAdmission, writeJson, type AdmissionRouteOptions } from './admission-route.js';
+import { MAX_BUFFERED_BODY_BYTES } from './admission.js';
 import { messageOf } from '../api/index.js';
 
-export interface AppOptions extends AdmissionRouteOptions {
+export interface AppOptions extends Omit<AdmissionRouteOptions, 'bodyBudget'> {
   /** Whether a serving certificate is loaded (readiness). */
   isReady: () => boolean;
+  /** The bytes of review bodies held at once over all requests (default MAX_BUFFERED_BODY_BYTES). */
+  maxBufferedBodyBytes?: number;
 }
 
 function status(code: number, reason: string, message: string): Record<string, unknown> {
@@ -34,7 +37,11 @@ function routeOf(url: string | undefined): string {
 }
 
 /** The request listener for node:https: every request is routed here, once. */
-export function createRequestListener(options: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
+export function createRequestListener(app: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const options: AppOptions & AdmissionRouteOptions = {
+    ...app,
+    bodyBudget: new BodyBudget(app.maxBufferedBodyBytes ?? MAX_BUFFERED_BODY_BYTES),
+  };
   const { metrics } = options;
   return (req, res) => {
     const raw = pathOf(req.url);

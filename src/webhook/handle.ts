@@ -20,7 +20,7 @@ import { messageOf } from '../api/index.js';
 
 export interface HandledReview {
   /** HTTP status to send: 200 for every answered review, 4xx for a body that is not one. */
-  code: 200 | 400 | 413 | 415;
+  code: 200 | ReviewRejection['code'];
   /** The JSON body: an AdmissionReview, or a metav1.Status for a 4xx. */
   body: AdmissionReview | StatusBody;
   /** The Status of a 4xx (the same object as `body`). */

@@ -26,6 +26,8 @@ export interface WebhookServerOptions extends WebhookOptions {
   shutdownTimeoutMs?: number;
   /** Connection timeouts; each one left out is `DEFAULT_CONNECTION_TIMEOUTS`'s (tests shorten them). */
   timeouts?: Partial<ConnectionTimeouts>;
+  /** The bytes of review bodies held at once over all requests; default `MAX_BUFFERED_BODY_BYTES` (64 MiB). */
+  maxBufferedBodyBytes?: number;
 }
 
 export class WebhookServer {
@@ -46,6 +48,7 @@ export class WebhookServer {
       metrics: this.metrics,
       isReady: () => this.reloader.loaded,
       isDraining: () => this.draining,
+      maxBufferedBodyBytes: options.maxBufferedBodyBytes,
     });
     const timeouts = { ...DEFAULT_CONNECTION_TIMEOUTS, ...options.timeouts };
     this.timeouts = timeouts;
