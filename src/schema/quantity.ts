@@ -40,30 +40,50 @@ const parseQuantityString = memoize((value: string): bigint | undefined => {
   if (m === null) return undefined;
   const num = m[1] ?? '';
   const suffix = m[2] ?? '';
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)$/.test(num)) return undefined;
   const negative = num.startsWith('-');
-  const [intPart = '0', frac = ''] = num.replace(/^[+-]/, '').split('.');
-  // digits * 10^(exp - frac.length) nano-units
-  const digits = BigInt((intPart || '0') + frac);
+  const unsigned = num.startsWith('-') || num.startsWith('+') ? num.slice(1) : num;
+  // A number is digits with at most one point and at least one digit ("1", "1.", "1.5", ".5"). Checked by scanning:
+  // the regular expression this replaces backtracked quadratically on "1111...1.1.1" (a 300 KB value took minutes).
+  const point = unsigned.indexOf('.');
+  if (point !== unsigned.lastIndexOf('.') || unsigned.length === (point < 0 ? 0 : 1)) return undefined;
+  const intPart = point < 0 ? unsigned : unsigned.slice(0, point);
+  const frac = point < 0 ? '' : unsigned.slice(point + 1);
+  // The value is digits * mult * 10^exp nano-units; only the significant digits count.
+  const digits = (intPart + frac).replace(LEADING_ZEROS, '');
+  if (digits === '') return 0n;
   let exp = -frac.length + 9;
   let mult = 1n;
   if (suffix in BINARY) mult = BINARY[suffix] ?? 1n;
   else if (/^[eE]/.test(suffix)) exp += Number(suffix.slice(1));
   else exp += DECIMAL_EXP[suffix] ?? 0;
-  let v = digits * mult;
-  if (exp >= 0) v *= 10n ** BigInt(Math.min(exp, MAX_EXPONENT));
-  // Truncated toward zero as before; past the value's own digits that is 0, without building 10^-exp.
-  else v = -exp > v.toString().length ? 0n : v / 10n ** BigInt(-exp);
+  // At most 10^order nano-units (a binary multiplier is below 10^19): only values of a bounded size are built.
+  const order = digits.length + exp + (mult === 1n ? 0 : 19);
+  if (order > MAX_ORDER) return negative ? -HUGE : HUGE;
+  if (order <= 0) return 0n; // below one nano-unit: truncated toward zero
+  let v: bigint;
+  if (exp >= 0) v = BigInt(digits) * mult * 10n ** BigInt(exp);
+  else if (mult === 1n)
+    v = BigInt(digits.slice(0, digits.length + exp)); // truncation is dropping digits
+  else {
+    // Digits far below the nano-unit cannot change it beyond the guard kept; drop them before building the number.
+    const drop = Math.max(0, Math.min(digits.length - GUARD_DIGITS, -exp - GUARD_DIGITS));
+    v = (BigInt(digits.slice(0, digits.length - drop)) * mult) / 10n ** BigInt(-exp - drop);
+  }
   return negative ? -v : v;
 });
 
+const LEADING_ZEROS = /^0+/;
+
 /**
- * The largest power of ten a value is multiplied by. `1e30000000` is 11 bytes, and its value in full is 100 million
- * bits (seconds of CPU); capped, every value past 10^64 nano-units is still far above MaxInt64 (about 10^28 nano),
- * which is all Karmada's rules ask of it (resource models end at MaxInt64, so such a value is invalid wherever it
- * stands), and only the order between two such values is lost.
+ * Values are built exactly up to 10^MAX_ORDER nano-units and capped there: `1e30000000` is 11 bytes and its value in
+ * full 100 million bits (seconds of CPU), and a 2.5 MB run of digits took a second. Past 10^80 nano-units a value is
+ * still far above MaxInt64 (about 10^28 nano), which is all Karmada's rules ask of it (resource models end at
+ * MaxInt64, so such a value is invalid wherever it stands); only the order between two such values is lost.
  */
-const MAX_EXPONENT = 64;
+const MAX_ORDER = 80;
+const HUGE = 10n ** BigInt(MAX_ORDER);
+/** Digits kept below the nano-unit for a binary suffix on a long fraction (an error below 10^-100 of a nano-unit). */
+const GUARD_DIGITS = 120;
 
 /** Go's math.MaxInt64, the upper bound Karmada requires of the last resource model. */
 export const MAX_INT64_NANO = 9223372036854775807n * 1_000_000_000n;
