@@ -27,13 +27,35 @@ export function parseQuantity(value: unknown): bigint | undefined {
   }
   if (typeof value !== 'string') return undefined;
   // Kubernetes' Quantity.UnmarshalJSON parses strings.TrimSpace of the text.
-  return parseQuantityString(value.replace(GO_SPACE, ''));
+  return parseQuantityString(trimGoSpace(value));
 }
 
 const TWO_TO_THE_63 = 2 ** 63;
-/** Leading and trailing white space as Go's unicode.IsSpace sees it (what strings.TrimSpace removes). */
-const GO_SPACE =
-  /^[\t\n\v\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+|[\t\n\v\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+$/g;
+/** White space as Go's unicode.IsSpace sees it (what strings.TrimSpace removes). */
+function isGoSpace(c: number): boolean {
+  return (
+    (c >= 0x09 && c <= 0x0d) ||
+    c === 0x20 ||
+    c === 0x85 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000
+  );
+}
+
+/** strings.TrimSpace, by scanning from both ends (a `\s+$` pattern backtracks quadratically on a long inner run). */
+function trimGoSpace(value: string): string {
+  let start = 0;
+  let end = value.length;
+  while (start < end && isGoSpace(value.charCodeAt(start))) start++;
+  while (end > start && isGoSpace(value.charCodeAt(end - 1))) end--;
+  return start === 0 && end === value.length ? value : value.slice(start, end);
+}
 
 const parseQuantityString = memoize((value: string): bigint | undefined => {
   const m = QUANTITY.exec(value);
