@@ -2,7 +2,7 @@
 // PEM on every run. A bundle that is not base64 PEM is a configuration error. Depends only on node:tls/crypto.
 import { X509Certificate } from 'node:crypto';
 import { createSecureContext, type SecureContext } from 'node:tls';
-import { messageOf } from '../api/index.js';
+import { messageOf, pemCertificateBlocks } from '../api/index.js';
 
 export type ContextResult = { ok: true; context: SecureContext } | { ok: false; message: string };
 
@@ -11,7 +11,7 @@ const MAX_CACHED = 256;
 
 /** Checks a PEM bundle holds at least one certificate and that each one parses. */
 export function checkPemBundle(pem: string): string | undefined {
-  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g);
+  const blocks = pemCertificateBlocks(pem);
   if (blocks === null) return 'no PEM certificate found';
   for (const block of blocks) {
     try {

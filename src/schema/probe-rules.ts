@@ -7,7 +7,7 @@ import { deniedTargetError, denyListFor, type CompiledDenyList } from './address
 import { FieldPath, fieldErrors, type FieldError } from './field-error.js';
 import { memoize } from './memo.js';
 import { isHTTPHeaderName, isValidHost, isValidPortName, isValidPortNum } from './k8s-names.js';
-import { isRecord } from '../api/index.js';
+import { isRecord, pemCertificateBlocks } from '../api/index.js';
 
 export interface ProbeContext {
   /** Host of spec.apiEndpoint (probes with no host go there), when the endpoint parses. */
@@ -62,7 +62,7 @@ export const caBundleProblem = memoize((caBundle: string): string | undefined =>
   const compact = caBundle.replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 !== 0) return 'must be base64-encoded';
   const pem = Buffer.from(compact, 'base64').toString('utf8');
-  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g);
+  const blocks = pemCertificateBlocks(pem);
   if (blocks === null) return 'must be base64-encoded PEM holding at least one CERTIFICATE block';
   for (const [i, block] of blocks.entries()) {
     try {
