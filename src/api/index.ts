@@ -4,19 +4,8 @@
 // and the error helpers (errors.ts).
 export { messageOf, isRecord } from './errors.js';
 export { pemCertificateBlocks } from './pem.js';
-export {
-  API_VERSION,
-  GROUP,
-  VERSION,
-  KIND,
-  PLURAL,
-  LEGACY_ANNOTATION,
-  PROBE_ANNOTATION,
-  UNHEALTHY_TAINT_KEY,
-  PROBE_LOCATIONS,
-  LEGACY_TIMEOUT_SECONDS,
-  type ProbeLocation,
-} from './constants.js';
+export { trimTrailingSlashes } from './text.js';
+export * from './constants.js';
 export {
   HANDLERS,
   HANDLER_DEFAULTS,

@@ -24,6 +24,7 @@ import {
 import type { ProbeLocation } from '../schema/index.js';
 import { packageRoot } from '../dev/package-root.js';
 import { collectCidr } from './cidr-option.js';
+import { trimTrailingSlashes } from '../api/index.js';
 
 interface ManifestsFlags {
   caFile?: string;
@@ -57,7 +58,7 @@ function httpsUrl(value: string): string {
   }
   if (url.protocol !== 'https:') throw new InvalidArgumentError('the apiserver calls webhooks over https only');
   if (url.search || url.hash || url.username) throw new InvalidArgumentError('no query, fragment or user info');
-  return value.replace(/\/+$/, '');
+  return trimTrailingSlashes(value);
 }
 
 function samePath(a: string, b: string): boolean {

@@ -22,6 +22,7 @@ import {
   reconcilerServiceAccount,
   reconcilerTokenSecret,
 } from './reconciler-manifests.js';
+import { trimTrailingSlashes } from '../api/index.js';
 
 export interface ManifestOptions {
   /** Namespace of every namespaced object (webhook and reconciler). */
@@ -98,7 +99,7 @@ function selector(options: ManifestOptions): Record<string, string> {
 
 function clientConfig(options: ManifestOptions, path: '/mutate' | '/validate'): Obj {
   const caBundle = options.caPem ? { caBundle: Buffer.from(options.caPem).toString('base64') } : {};
-  if (options.url) return { url: `${options.url.replace(/\/+$/, '')}${path}`, ...caBundle };
+  if (options.url) return { url: `${trimTrailingSlashes(options.url)}${path}`, ...caBundle };
   const service = options.service ?? { namespace: options.namespace, name: options.name };
   return {
     service: { namespace: service.namespace, name: service.name, port: service.port ?? 443, path },

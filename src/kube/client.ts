@@ -7,6 +7,7 @@ import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } fro
 import { createInterface } from 'node:readline';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { RateLimiter, type RequestPriority } from './rate-limiter.js';
+import { trimTrailingSlashes } from '../api/index.js';
 
 /** A non-2xx answer of the apiserver, with its Status reason when it sent one. */
 export class KubeApiError extends Error {
@@ -131,7 +132,7 @@ export class KubeClient implements KubeApi {
   private async options(method: string, path: string, query: Query | undefined): Promise<RequestOptions> {
     const opts: RequestOptions = { headers: {} };
     await this.kubeConfig.applyToHTTPSOptions(opts);
-    const prefix = this.base.pathname.replace(/\/+$/, '');
+    const prefix = trimTrailingSlashes(this.base.pathname);
     return {
       ...opts,
       method,

@@ -12,6 +12,7 @@ import { API_SERVER_READ_BUDGET, ReadBudgetExceeded } from './read-budget.js';
 import { contextFromPem } from './tls-context.js';
 import type { ProbeCredentials } from './types.js';
 import { USER_AGENT } from './version.js';
+import { trimTrailingSlashes } from '../api/index.js';
 
 /** Items asked for per list page (the read budget's itemsPerPage). */
 export const LIST_PAGE_SIZE = API_SERVER_READ_BUDGET.itemsPerPage;
@@ -76,7 +77,7 @@ export async function apiServerProbe(
   const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json, */*' };
   const token = target.credentials?.token;
   if (token !== undefined && token !== '') headers['authorization'] = `Bearer ${token}`;
-  const prefix = base.pathname.replace(/\/+$/, '');
+  const prefix = trimTrailingSlashes(base.pathname);
   const deadline = new Deadline(env.timeoutMs, env.signal);
   const budget = API_SERVER_READ_BUDGET;
   let shown = '';
