@@ -1,6 +1,7 @@
 // Defaulting: the kubelet's probe defaults, declared as `default` in schemas/liveness-probe.schema.json and applied
 // by one function (ajv's useDefaults on a copy), to spec.livenessProbe and to the liveness-probe annotation alike.
-// Pure: returns a copy, never mutates its argument.
+// Pure: defaultCluster and defaultProbe return a copy and never mutate their argument; defaultClusterInPlace, for the
+// webhook, defaults the copy its caller holds.
 import { cloneJson } from './clone.js';
 import { isDeepStrictEqual } from 'node:util';
 import { defaultingValidators } from './ajv-validators.js';
@@ -25,21 +26,29 @@ export interface DefaultOptions {
  */
 export function defaultCluster<T>(obj: T, _options: DefaultOptions = {}): T {
   const copy = cloneJson(obj);
-  if (!isRecord(copy)) return copy;
-  const spec = copy.spec;
+  defaultClusterInPlace(copy);
+  return copy;
+}
+
+/**
+ * defaultCluster on `obj` itself, for a caller that holds its own copy already (the mutating webhook defaults the
+ * copy migration made, instead of copying it again). Not part of the public surface.
+ */
+export function defaultClusterInPlace(obj: unknown): void {
+  if (!isRecord(obj)) return;
+  const spec = obj.spec;
   if (isRecord(spec) && isRecord(spec.livenessProbe)) defaultingValidators.livenessProbe(spec.livenessProbe);
-  const annotations = isRecord(copy.metadata) ? copy.metadata.annotations : undefined;
+  const annotations = isRecord(obj.metadata) ? obj.metadata.annotations : undefined;
   if (isRecord(annotations) && typeof annotations[PROBE_ANNOTATION] === 'string') {
     let parsed: unknown;
     try {
       parsed = JSON.parse(annotations[PROBE_ANNOTATION]);
     } catch {
-      return copy; // unparsable JSON is validation's to report, never ours to rewrite
+      return; // unparsable JSON is validation's to report, never ours to rewrite
     }
     if (isRecord(parsed)) {
       const defaulted = defaultProbe(parsed);
       if (!isDeepStrictEqual(defaulted, parsed)) annotations[PROBE_ANNOTATION] = JSON.stringify(defaulted);
     }
   }
-  return copy;
 }

@@ -2,13 +2,8 @@
 // field errors, the JSON Schemas and the generated types. Pure: importing it does no I/O.
 export { validateCluster, validateProbe, type ValidateOptions, type ValidationResult } from './validate.js';
 export { defaultCluster, defaultProbe, type DefaultOptions } from './defaults.js';
-export {
-  migrateCluster,
-  diffPatch,
-  type MigrateOptions,
-  type MigrationResult,
-  type JsonPatchOperation,
-} from './migrate.js';
+export { migrateCluster, type MigrateOptions, type MigrationResult } from './migrate.js';
+export { diffPatch, type JsonPatchOperation } from './diff.js';
 export {
   FieldPath,
   fieldErrors,

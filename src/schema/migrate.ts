@@ -4,20 +4,13 @@
 // thrown), with the object unchanged. Pure: no I/O.
 import { cloneJson } from './clone.js';
 import { isDeepStrictEqual } from 'node:util';
-import fastJsonPatch from 'fast-json-patch';
 import type { DenyHosts } from './address-ranges.js';
 import { LEGACY_ANNOTATION, PROBE_ANNOTATION, type ProbeLocation } from './constants.js';
 import { defaultProbe } from './defaults.js';
+import { diffPatch, type JsonPatchOperation } from './diff.js';
 import { append, fieldErrors, type FieldError } from './field-error.js';
 import { annotationPath, convertLegacyAnnotation, parseAnnotationJson } from './legacy-annotation.js';
 import { isRecord, type LivenessProbe } from '../api/index.js';
-
-export interface JsonPatchOperation {
-  op: 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';
-  path: string;
-  value?: unknown;
-  from?: string;
-}
 
 /**
  * What migration did. `errors` is the library's ErrorList: empty when the object was migrated (or had nothing to
@@ -41,11 +34,6 @@ export interface MigrateOptions {
    * programming error of the caller's options, not of the object).
    */
   denyHosts?: DenyHosts;
-}
-
-/** An RFC 6902 patch that turns `from` into `to` (fast-json-patch's compare: replace/add/remove, no test ops). */
-export function diffPatch(from: unknown, to: unknown): JsonPatchOperation[] {
-  return fastJsonPatch.compare(from as object, to as object) as JsonPatchOperation[];
 }
 
 interface Holder {

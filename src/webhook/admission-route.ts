@@ -3,7 +3,7 @@
 // (router, body-parser, res.send) was most of the webhook's latency in bench/webhook; see docs/webhook.md.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { MAX_BODY_BYTES, isJsonContentType, rejectionStatus, type ReviewRejection } from './admission.js';
+import { MAX_BODY_BYTES, answerJson, isJsonContentType, rejectionStatus, type ReviewRejection } from './admission.js';
 import { handleCheckedBody, type HandledReview } from './handle.js';
 import { operationLabel, type WebhookMetrics, type WebhookName } from './metrics.js';
 import type { WebhookOptions } from './options.js';
@@ -41,7 +41,16 @@ export function writeJson(
   body: unknown,
   extraHeaders?: Record<string, string>,
 ): void {
-  const text = JSON.stringify(body);
+  writeJsonText(res, code, JSON.stringify(body), extraHeaders);
+}
+
+/** Writes JSON text already made (an answer, by answerJson), with its length. */
+export function writeJsonText(
+  res: ServerResponse,
+  code: number,
+  text: string,
+  extraHeaders?: Record<string, string>,
+): void {
   const headers: Record<string, string | number> = {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(text),
@@ -162,7 +171,8 @@ export function serveAdmission(
     chunks.length = 0;
     release();
     const handled = handleCheckedBody(webhook, body, options);
-    writeJson(res, handled.code, handled.body);
+    if (handled.answer !== undefined) writeJsonText(res, handled.code, answerJson(handled.answer));
+    else writeJson(res, handled.code, handled.body);
     record(webhook, handled, started, options);
   });
 }

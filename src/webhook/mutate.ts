@@ -3,7 +3,10 @@
 // manifests always install with it; as with controller-runtime's Defaulter, a mutation that cannot be made (a legacy
 // annotation that cannot be carried) is the one denial, and only the notes of what it moved are warnings.
 // Pure over the decoded AdmissionReview; knows nothing of HTTP. Idempotent: a second round yields no patch.
-import { defaultCluster, LEGACY_ANNOTATION, migrateCluster, PROBE_ANNOTATION, diffPatch } from '../schema/index.js';
+import { LEGACY_ANNOTATION, migrateCluster, PROBE_ANNOTATION } from '../schema/index.js';
+import { cloneJson } from '../schema/clone.js';
+import { defaultClusterInPlace } from '../schema/defaults.js';
+import { diffSharing } from '../schema/diff.js';
 import { isRecord } from '../api/index.js';
 import { answer, type AdmissionReview, type AdmissionReviewRequest } from './admission.js';
 import { clusterObjectOf, invalidResponse, requestName, shapeWarnings } from './cluster-request.js';
@@ -75,12 +78,12 @@ export function mutate(
     if (result.errors.length > 0) return answer(review, invalidResponse(requestName(request), result.errors));
     migrated = result;
   }
-  const after = isRecord(migrated.object) ? probeSources(migrated.object) : undefined;
-  const defaulted =
-    after && (after.field || after.annotation)
-      ? defaultCluster(migrated.object, { probeLocation: options.probeLocation })
-      : migrated.object;
-  const patch = diffPatch(view, defaulted);
+  // Defaulted in place: migration's object is its own copy, and the view is copied here (the diff needs it as it was).
+  const defaulted = migrate ? migrated.object : cloneJson(view);
+  const after = isRecord(defaulted) ? probeSources(defaulted) : undefined;
+  if (after && (after.field || after.annotation)) defaultClusterInPlace(defaulted);
+  // The patch's values are the defaulted view's own, serialised at once by encodePatch.
+  const patch = diffSharing(view, defaulted as object);
   const warnings = migrated.warnings.length > 0 ? shapeWarnings(migrated.warnings) : [];
   return answer(review, {
     allowed: true,
