@@ -180,7 +180,7 @@ export function serveAdmission(
 function record(webhook: WebhookName, handled: HandledReview, started: number, options: AdmissionRouteOptions): void {
   const { metrics, logger } = options;
   const operation = operationLabel(handled.review?.request.operation);
-  metrics.requests.inc({ webhook, operation, code: String(handled.code) });
+  metrics.requests.inc({ webhook, operation, code: handled.code === 200 ? '200' : String(handled.code) });
   metrics.latency.observe({ webhook, operation }, (performance.now() - started) / 1e3);
   const response = handled.answer?.response;
   const uid = handled.review?.request.uid;
