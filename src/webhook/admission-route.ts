@@ -51,13 +51,15 @@ export function writeJsonText(
   text: string,
   extraHeaders?: Record<string, string>,
 ): void {
+  // Encoded once: its length is the buffer's, where Buffer.byteLength and end(text) would each walk the text.
+  const bytes = Buffer.from(text);
   const headers: Record<string, string | number> = {
     'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
+    'content-length': bytes.length,
   };
   if (extraHeaders !== undefined) Object.assign(headers, extraHeaders);
   res.writeHead(code, headers);
-  res.end(text);
+  res.end(bytes);
 }
 
 /** Refused before a byte of the body is read; built once, not per request. */
@@ -135,7 +137,11 @@ export function serveAdmission(
   // What this request holds of the server's body budget, given back once whatever ends it.
   const budget = options.bodyBudget;
   let held = 0;
-  const release = () => {
+  // An error (the client went away; there is no one to answer) or a close before the end (an aborted body).
+  const abandon = () => {
+    if (done) return;
+    done = true;
+    chunks.length = 0;
     budget.give(held);
     held = 0;
   };
@@ -143,33 +149,23 @@ export function serveAdmission(
     if (done) return;
     size += chunk.length;
     if (size > MAX_BODY_BYTES || !budget.take(chunk.length)) {
-      done = true;
-      chunks.length = 0;
-      release();
+      abandon();
       reject(webhook, req, res, options, size > MAX_BODY_BYTES ? TOO_LARGE : tooBusy(budget.limit));
       return;
     }
     held += chunk.length;
     chunks.push(chunk);
   });
-  req.on('error', () => {
-    done = true; // the client went away; there is no one to answer
-    chunks.length = 0;
-    release();
-  });
-  req.on('close', () => {
-    if (done) return;
-    done = true; // closed before its end: an aborted body
-    chunks.length = 0;
-    release();
-  });
+  req.on('error', abandon);
+  req.on('close', abandon);
   req.on('end', () => {
     if (done) return;
     done = true;
     const started = performance.now();
     const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
     chunks.length = 0;
-    release();
+    budget.give(held);
+    held = 0;
     const handled = handleCheckedBody(webhook, body, options);
     if (handled.answer !== undefined) writeJsonText(res, handled.code, answerJson(handled.answer));
     else writeJson(res, handled.code, handled.body);

@@ -123,6 +123,34 @@ describe('webhook connections without a request (real TLS, shortened timeouts)',
     await closedWithin(socket, TIMEOUTS.requestMs + SLACK_MS);
   });
 
+  // After the first answer the socket timer is node's keep-alive timeout, cleared when the next request starts:
+  // a request on a reused connection is bounded by headersTimeout and requestTimeout alone.
+  for (const [what, second, boundMs] of [
+    [
+      'sends half of its headers',
+      'POST /validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: appl',
+      TIMEOUTS.headersMs,
+    ],
+    [
+      'stops its body short of its Content-Length',
+      'POST /validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":',
+      TIMEOUTS.requestMs,
+    ],
+  ] as const) {
+    it(`closes a reused keep-alive connection whose second request ${what}`, async () => {
+      const socket = await connectTls(port, ca.cert);
+      const body = JSON.stringify(clusterReview('reused-1'));
+      const response = readResponse(socket);
+      socket.write(
+        `POST /validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+      expect(await response).to.match(/^HTTP\/1\.1 200 /);
+      const started = Date.now();
+      socket.write(second);
+      await closedWithin(socket, boundMs + SLACK_MS, started);
+    });
+  }
+
   it('keeps an idle keep-alive connection open for the keep-alive timeout, then closes it', async () => {
     const socket = await connectTls(port, ca.cert);
     const body = JSON.stringify(clusterReview('keep-alive-1'));
