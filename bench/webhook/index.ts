@@ -2,7 +2,8 @@
 // floor server (plain node:https, parse body, constant answer) in the same run; prints ratios to the floor, then a
 // fixed 1,000 reviews/s run for p99. Servers run as child processes; every run is bounded in time.
 // Floor and webhook runs alternate for --rounds rounds and the medians are compared, so load from elsewhere on the
-// machine hits both alike. Run: npx tsx bench/webhook/index.ts [--duration S] [--connections N] [--rounds N]
+// machine hits both alike; with --together they run at the same time instead (see TOGETHER).
+// Run: npx tsx bench/webhook/index.ts [--duration S] [--connections N] [--rounds N] [--together]
 import autocannon, { type Result } from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -21,7 +22,14 @@ const flag = (name: string, fallback: number): number => {
 };
 const DURATION = flag('--duration', 5);
 const CONNECTIONS = flag('--connections', 32);
-const ROUNDS = Math.min(flag('--rounds', 3), 9);
+const ROUNDS = Math.min(flag('--rounds', 3), 15);
+/**
+ * --together: each round loads the floor and the webhook at the same time (half the connections each) instead of one
+ * after the other. On a VM whose host moves the speed of the same code by 2-3x from one minute to the next (measured
+ * here: 58 to 209 us of CPU a review for one server and one review), runs of the two servers taken apart in time
+ * compare the host's moments as much as the servers; taken together, both see the same moments.
+ */
+const TOGETHER = args.includes('--together');
 const RATE = 1000;
 /** Issue 14: both endpoints, on both reviews, at least this share of the floor's throughput. */
 const GOAL_RATIO = 0.85;
@@ -89,7 +97,7 @@ async function load(port: number, pathName: string, body: string, extra: Partial
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body,
-    connections: CONNECTIONS,
+    connections: TOGETHER ? Math.max(1, Math.floor(CONNECTIONS / 2)) : CONNECTIONS,
     pipelining: 1,
     duration: DURATION,
     timeout: 10,
@@ -133,13 +141,30 @@ async function main(): Promise<void> {
     const runs = new Map<string, Run[]>();
     for (let round = 1; round <= ROUNDS; round++) {
       for (const [name, p, body] of cases) {
-        for (const [server, started] of [
+        // Floor first in odd rounds and second in even ones, so a drift of the machine's speed over a pair (runs
+        // of one server minutes apart moved by a third on this machine) counts against each side alike.
+        const order = [
           ['floor', floor],
           ['webhook', webhook],
-        ] as const) {
+        ] as const;
+        if (TOGETHER) {
+          log(`round ${round}/${ROUNDS}: floor and webhook together, ${name}, ${DURATION} s ...`);
+          const both = await Promise.all(order.map(([, started]) => measured(started.child, started.port, p, body)));
+          order.forEach(([server], i) => {
+            const key = `${server} ${name}`;
+            runs.set(key, [...(runs.get(key) ?? []), both[i] as Run]);
+          });
+          log(
+            `  ${both.map((run) => `${fmt(run.result.requests.average)}/s ${fmt(run.cpuPerReview ?? NaN, 1)} us`).join(', ')}`,
+          );
+          continue;
+        }
+        for (const [server, started] of round % 2 === 1 ? order : [...order].reverse()) {
           log(`round ${round}/${ROUNDS}: ${server} ${name}, ${DURATION} s, ${CONNECTIONS} connections ...`);
           const key = `${server} ${name}`;
-          runs.set(key, [...(runs.get(key) ?? []), await measured(started.child, started.port, p, body)]);
+          const run = await measured(started.child, started.port, p, body);
+          runs.set(key, [...(runs.get(key) ?? []), run]);
+          log(`  ${fmt(run.result.requests.average)} reviews/s, ${fmt(run.cpuPerReview ?? NaN, 1)} us CPU a review`);
         }
       }
     }
@@ -153,6 +178,28 @@ async function main(): Promise<void> {
       const values = (runs.get(key) ?? []).map((run) => run.cpuPerReview);
       return values.every((v) => v !== undefined) ? median(values as number[]) : undefined;
     };
+    /** Ratios of the runs of one round (adjacent in time): their median, and their range. */
+    const paired = (name: string, pick: (floorRun: Run, webhookRun: Run) => number | undefined) => {
+      const f = runs.get(`floor ${name}`) ?? [];
+      const w = runs.get(`webhook ${name}`) ?? [];
+      const values = f.map((run, i) => (w[i] ? pick(run, w[i]) : undefined));
+      if (values.length === 0 || values.some((v) => v === undefined)) return undefined;
+      const sorted = (values as number[]).sort((a, b) => a - b);
+      return { median: median(sorted), low: sorted[0] ?? 0, high: sorted[sorted.length - 1] ?? 0 };
+    };
+    const pairedRows: string[] = [];
+    const pairedThroughput: number[] = [];
+    const pairedCpu: number[] = [];
+    for (const [name] of cases) {
+      const t = paired(name, (f, w) => w.result.requests.average / f.result.requests.average);
+      const c = paired(name, (f, w) =>
+        f.cpuPerReview !== undefined && w.cpuPerReview !== undefined ? f.cpuPerReview / w.cpuPerReview : undefined,
+      );
+      if (t) pairedThroughput.push(t.median);
+      if (c) pairedCpu.push(c.median);
+      const range = (r: typeof t) => (r ? `${fmt(r.median, 2)} (${fmt(r.low, 2)}-${fmt(r.high, 2)})` : 'n/a');
+      pairedRows.push(`${name.padEnd(19)} ${range(t).padStart(17)} ${range(c).padStart(17)}`);
+    }
     const ratios: number[] = [];
     const cpuRatios: number[] = [];
     const cpuRows = cases.map(([name]) => {
@@ -213,8 +260,21 @@ async function main(): Promise<void> {
       const lowest = Math.min(...values);
       return `lowest ${fmt(lowest, 2)}: ${lowest >= GOAL_RATIO ? 'met' : 'NOT met'}`;
     };
+    // Together, one autocannon process drives both servers and is the bottleneck (each gets about the same reviews
+    // a second), so only the CPU per review compares the servers.
+    const throughputVerdict = TOGETHER
+      ? 'not a measure with --together (the client is the bottleneck)'
+      : verdict(ratios);
     console.log(
-      `goal (issue 14): every ratio >= ${GOAL_RATIO}: throughput ${verdict(ratios)}; CPU per review ${cpuRatios.length > 0 ? verdict(cpuRatios) : 'not measured'}`,
+      `goal (issue 14): every ratio >= ${GOAL_RATIO}: throughput ${throughputVerdict}; CPU per review ${cpuRatios.length > 0 ? verdict(cpuRatios) : 'not measured'}`,
+    );
+    console.log(
+      `\nratios of the two runs of each round (adjacent in time), median (lowest-highest) of ${ROUNDS} rounds`,
+    );
+    console.log('review               throughput ratio   CPU ratio');
+    for (const row of pairedRows) console.log(row);
+    console.log(
+      `goal (issue 14), paired: throughput ${TOGETHER ? 'not a measure with --together' : verdict(pairedThroughput)}; CPU per review ${pairedCpu.length > 0 ? verdict(pairedCpu) : 'not measured'}`,
     );
     console.log(`\nfixed rate: ${RATE} reviews/s, 16 connections, ${DURATION} s`);
     console.log('server                        req/s   p50 ms   p99 ms   max ms');
