@@ -67,7 +67,9 @@ export function mutate(
   const migrate = sources.legacy || (options.probeLocation === 'field' ? sources.annotation : sources.field);
 
   const view = probeView(object);
-  let migrated: { object: unknown; warnings: string[] } = { object: view, warnings: [] };
+  // Defaulted in place, on a copy of the view: migration's own, or one made here (the diff needs the view as it was).
+  let defaulted: unknown;
+  let notes: string[] = [];
   if (migrate) {
     // The legacy url is checked against the same deny list as every probe host (--deny-cidr), not the default.
     const result = migrateCluster(view, {
@@ -76,15 +78,16 @@ export function mutate(
       ...(options.denyHosts !== undefined ? { denyHosts: options.denyHosts } : {}),
     });
     if (result.errors.length > 0) return answer(review, invalidResponse(requestName(request), result.errors));
-    migrated = result;
+    defaulted = result.object;
+    notes = result.warnings;
+  } else {
+    defaulted = cloneJson(view);
   }
-  // Defaulted in place: migration's object is its own copy, and the view is copied here (the diff needs it as it was).
-  const defaulted = migrate ? migrated.object : cloneJson(view);
   const after = isRecord(defaulted) ? probeSources(defaulted) : undefined;
   if (after && (after.field || after.annotation)) defaultClusterInPlace(defaulted);
   // The patch's values are the defaulted view's own, serialised at once by encodePatch.
   const patch = diffSharing(view, defaulted as object);
-  const warnings = migrated.warnings.length > 0 ? shapeWarnings(migrated.warnings) : [];
+  const warnings = notes.length > 0 ? shapeWarnings(notes) : [];
   return answer(review, {
     allowed: true,
     ...(patch.length > 0 ? { patchType: 'JSONPatch' as const, patch: encodePatch(patch) } : {}),
