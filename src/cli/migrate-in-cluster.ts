@@ -6,6 +6,7 @@
 import { LEGACY_ANNOTATION, migrateCluster, type Cluster, type ProbeLocation } from '../schema/index.js';
 import { isStatus, type KubeApi } from '../kube/index.js';
 import { messageOf } from '../api/index.js';
+import { unescapePointerToken } from '../schema/diff.js';
 
 const CLUSTERS = '/apis/cluster.karmada.io/v1alpha1/clusters';
 /** Attempts per Cluster when someone else writes it between our read and our patch. */
@@ -35,14 +36,9 @@ interface ClusterList {
 
 type PatchOp = { op: string; path: string; value?: unknown };
 
-/** `a/b~c` as RFC 6901 escapes it, back to the key. */
-function unescapePointer(segment: string): string {
-  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
 /** A field path for a JSON Pointer, as the apiserver writes paths: metadata.annotations[key]. */
 function fieldOf(pointer: string): string {
-  const parts = pointer.split('/').slice(1).map(unescapePointer);
+  const parts = pointer.split('/').slice(1).map(unescapePointerToken);
   if (parts[0] === 'metadata' && parts[1] === 'annotations' && parts.length === 3) {
     return `metadata.annotations[${parts[2]}]`;
   }
@@ -51,7 +47,7 @@ function fieldOf(pointer: string): string {
 
 function valueAt(obj: unknown, pointer: string): unknown {
   let at: unknown = obj;
-  for (const part of pointer.split('/').slice(1).map(unescapePointer)) {
+  for (const part of pointer.split('/').slice(1).map(unescapePointerToken)) {
     if (typeof at !== 'object' || at === null) return undefined;
     at = (at as Record<string, unknown>)[part];
   }

@@ -3,6 +3,7 @@
 // or are handed back to the caller to report. Knows YAML and JSON Pointer, nothing of Clusters.
 import { isMap, isScalar, visit, type Document, type Node } from 'yaml';
 import type { JsonPatchOperation } from '../schema/index.js';
+import { unescapePointerToken } from '../schema/diff.js';
 
 export type NodePath = readonly string[];
 
@@ -16,10 +17,7 @@ export interface PatchedComments {
 }
 
 export function pointerToPath(pointer: string): string[] {
-  return pointer
-    .split('/')
-    .slice(1)
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer.split('/').slice(1).map(unescapePointerToken);
 }
 
 /** `spec.livenessProbe`, `metadata.annotations[cluster.karmada.io/health-checker]`, `items[0]`. */

@@ -4,6 +4,7 @@
 // schema). Importing this compiles nothing and loads no ajv. Pure: no I/O.
 import type { ErrorObject } from 'ajv';
 import * as runtime from './ajv-runtime.js';
+import { unescapePointerToken } from './diff.js';
 import { FieldPath, fieldErrors, type FieldError } from './field-error.js';
 import { validators as defaultingValidatorsOf } from './generated/defaulting-validators.js';
 import { validators as strictValidatorsOf } from './generated/validators.js';
@@ -43,7 +44,7 @@ function toPath(base: FieldPath, instancePath: string, data: unknown): { path: F
   let value: unknown = data;
   if (instancePath === '') return { path, value };
   for (const raw of instancePath.slice(1).split('/')) {
-    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const seg = unescapePointerToken(raw);
     if (Array.isArray(value)) {
       path = path.index(Number(seg));
       value = value[Number(seg)];

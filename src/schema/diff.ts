@@ -21,6 +21,12 @@ export function escapePointerToken(token: string): string {
   return token.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
+/** A JSON Pointer reference token back to its key: `~1` as `/`, then `~0` as `~` (in that order, as RFC 6901 says). */
+export function unescapePointerToken(token: string): string {
+  if (!token.includes('~')) return token;
+  return token.replaceAll('~1', '/').replaceAll('~0', '~');
+}
+
 const hasOwn = (holder: object, key: string): boolean => Object.prototype.hasOwnProperty.call(holder, key);
 
 /** Own keys as compare lists them: array indices as strings, else Object.keys. */

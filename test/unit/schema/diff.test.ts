@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import jsonpatch from 'fast-json-patch';
-import { diffPatch, diffSharing, escapePointerToken } from '../../../src/schema/diff.js';
+import { diffPatch, diffSharing, escapePointerToken, unescapePointerToken } from '../../../src/schema/diff.js';
 
 const key = fc.constantFrom('a', 'b', 'c', 'x/y', 't~1', '~', '0', '1', '__proto__', '');
 const leaf = fc.oneof(
@@ -74,6 +74,17 @@ describe('diffSharing and diffPatch (src/schema/diff.ts)', () => {
     expect(escapePointerToken('a~/b')).to.equal('a~0~1b');
     expect(escapePointerToken('plain')).to.equal('plain');
     expect(diffSharing({}, { 'a/b': { '~': 1 } })).to.deep.equal([{ op: 'add', path: '/a~1b', value: { '~': 1 } }]);
+  });
+
+  it('unescapes every escaped token back to its key (the one unescaping the schema library and the CLI use)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('~', '/', '0', '1', 'a') }), (key) => {
+        expect(unescapePointerToken(escapePointerToken(key))).to.equal(key);
+      }),
+      { numRuns: 2000 },
+    );
+    expect(unescapePointerToken('~01')).to.equal('~1');
+    expect(unescapePointerToken('a~1b~0c')).to.equal('a/b~c');
   });
 
   it("diffSharing hands out the new document's values; diffPatch copies them", () => {
