@@ -60,6 +60,9 @@ export class ListScanner {
   private returnTo = COMMA_OR_END;
   private parts: Buffer[] = [];
   private size = 0;
+  /** Where a value that spans chunks is put together: grown to the largest such value (at most maxObjectBytes) and
+   * reused, so a page allocates no buffer per item. A value within one chunk is decoded from the chunk itself. */
+  private scratch: Buffer = Buffer.alloc(0);
   private stopped = false;
   private readonly result: ListScanResult = { sawItems: false, items: 0 };
 
@@ -248,7 +251,7 @@ export class ListScanner {
   private finishValue(): void {
     let value: unknown;
     try {
-      value = JSON.parse(Buffer.concat(this.parts, this.size).toString('utf8'));
+      value = JSON.parse(this.valueText());
     } catch {
       throw new NotJsonError('a value is not valid JSON');
     }
@@ -261,6 +264,21 @@ export class ListScanner {
       const cont = (value as { continue?: unknown }).continue;
       if (typeof cont === 'string' && cont !== '') this.result.continueToken = cont;
     }
+  }
+
+  /** The collected value's text. Buffer.concat would allocate a buffer per item outside the V8 heap, which the
+   * collector is slow to see: a page of large items then held tens of MiB of dead buffers at once. */
+  private valueText(): string {
+    const parts = this.parts;
+    if (parts.length === 1) return (parts[0] as Buffer).toString('utf8');
+    if (this.scratch.length < this.size) {
+      let next = Math.max(this.scratch.length * 2, 64 * 1024);
+      while (next < this.size) next *= 2;
+      this.scratch = Buffer.allocUnsafe(Math.min(next, this.budget.maxObjectBytes)); // size <= maxObjectBytes
+    }
+    let at = 0;
+    for (const part of parts) at += part.copy(this.scratch, at);
+    return this.scratch.toString('utf8', 0, at);
   }
 
   private keyByte(c: number): void {

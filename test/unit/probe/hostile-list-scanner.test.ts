@@ -66,6 +66,23 @@ describe('list scanner', () => {
     );
   });
 
+  it('decodes UTF-8 cut inside a character, and items of falling sizes that span chunks, as JSON.parse does', () => {
+    // A large item, then smaller ones: the buffer a spanning item is put together in is reused, never read past it.
+    const items = [
+      { name: 'é'.repeat(5000), n: 1 },
+      { name: '日本語'.repeat(300), emoji: '🙂'.repeat(100) },
+      { name: 'ß', n: 3 },
+      'ü',
+    ];
+    const body = Buffer.from(JSON.stringify({ kind: 'NodeList', metadata: { continue: 'ñ' }, items }));
+    for (const step of [1, 3, 7, 1000]) {
+      const cuts = Array.from({ length: Math.ceil(body.length / step) }, (_, i) => i * step);
+      const r = scan(body, cuts);
+      expect(r.items, `cut every ${step} bytes`).to.deep.equal(items);
+      expect(r.result.continueToken).to.equal('ñ');
+    }
+  });
+
   it('reads a body that arrives one byte at a time', () => {
     const text = '{"kind":"NodeList","metadata":{"continue":"x\\"y"},"items":[{"a":"}]"},1,"s",true,null,[2]]}';
     const { items, result } = scan(
