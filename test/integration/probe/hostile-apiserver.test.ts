@@ -14,8 +14,8 @@ const CHILD = fileURLToPath(new URL('./hostile-probe-child.ts', import.meta.url)
 const MiB = 1024 * 1024;
 /** What a probe may add to its process, far below the hundreds of MiB one hostile member used to cost. */
 const MAX_GROWTH = 48 * MiB;
-/** The child's V8 semi-space, in MiB (see runInChild). */
-const SEMI_SPACE_MIB = 2;
+/** The child's V8 heap sizes, in MiB (see runInChild). */
+const CHILD_HEAP_FLAGS = ['--max-semi-space-size=2', '--max-old-space-size=96'];
 
 interface ChildReport {
   result: string;
@@ -27,9 +27,12 @@ interface ChildReport {
 
 function runInChild(probe: unknown, ctx: unknown): Promise<ChildReport> {
   return new Promise((resolve, reject) => {
-    // The young generation is pinned small: V8 grows it to 16-32 MiB under a high allocation rate (its size differs
-    // between Node 20 and 24, and with load), which is the process's, shared by every probe, not what one probe holds.
-    const child = spawn(process.execPath, [`--max-semi-space-size=${SEMI_SPACE_MIB}`, '--import', 'tsx', CHILD], {
+    // The child's heap is sized small, young and old generation: under this allocation rate V8 otherwise grows its
+    // young generation to 16-32 MiB and lets promoted garbage pile up to its old generation's first limit before a
+    // full collection (sizes that differ between Node 20 and 24, and with load; once 82 MiB in CI). Those are the
+    // process's, shared by every probe, not what one probe holds; a probe that held a page would still exceed the
+    // bound below, or run out of heap.
+    const child = spawn(process.execPath, [...CHILD_HEAP_FLAGS, '--import', 'tsx', CHILD], {
       env: { ...process.env, HOSTILE_PROBE: JSON.stringify({ probe, ctx }) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
