@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { CertificateReloader } from '../certs/index.js';
 import { createRequestListener } from './app.js';
+import { ConnectionSweep } from './connections.js';
 import { createMetrics, type WebhookMetrics } from './metrics.js';
 import { DEFAULT_CONNECTION_TIMEOUTS, type ConnectionTimeouts, type WebhookOptions } from './options.js';
 
@@ -37,6 +38,7 @@ export class WebhookServer {
   readonly timeouts: ConnectionTimeouts;
   private readonly server: https.Server;
   private readonly reloader: CertificateReloader;
+  private readonly connectionSweep: ConnectionSweep;
   private draining = false;
   private stopping: Promise<void> | undefined;
 
@@ -59,15 +61,28 @@ export class WebhookServer {
     // counts from a request's first byte); headers and the whole request are bounded from their first byte, checked
     // a few times within the headers timeout; and node replaces the socket timeout by the keep-alive timeout between
     // requests.
+    const checkingMs = Math.max(10, Math.min(1_000, Math.floor(timeouts.headersMs / 4)));
+    // What node bounds nowhere (connections.ts): an answer the client does not read may wait as long as a whole
+    // request may take; a connection with no request in progress goes once node's keep-alive close (1 s after the
+    // timeout) and a request's headers would both have passed, whatever blank lines it sends.
+    const sweep = new ConnectionSweep({
+      stalledWriteMs: timeouts.requestMs,
+      idleMs: timeouts.keepAliveMs + 1_000 + timeouts.headersMs,
+      sweepMs: checkingMs,
+    });
+    this.connectionSweep = sweep;
     this.server = https.createServer(
       {
         minVersion: 'TLSv1.2',
         handshakeTimeout: timeouts.handshakeMs,
         headersTimeout: timeouts.headersMs,
         requestTimeout: timeouts.requestMs,
-        connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(timeouts.headersMs / 4))),
+        connectionsCheckingInterval: checkingMs,
       },
-      listener,
+      (req, res) => {
+        sweep.request(req.socket, res);
+        listener(req, res);
+      },
     );
     this.server.keepAliveTimeout = timeouts.keepAliveMs;
     // A connection that sends nothing: node's `timeout` would also arm a socket timer for every request and refresh
@@ -76,7 +91,10 @@ export class WebhookServer {
     // keep-alive timeout after the first answer, and clears it when the next request starts, when headersTimeout and
     // requestTimeout bound the request from its first byte).
     this.server.timeout = 0;
-    this.server.on('secureConnection', (socket: tls.TLSSocket) => socket.setTimeout(timeouts.headersMs));
+    this.server.on('secureConnection', (socket: tls.TLSSocket) => {
+      socket.setTimeout(timeouts.headersMs);
+      sweep.add(socket);
+    });
     this.server.on('tlsClientError', (err) => {
       options.logger.debug({ err: err.message }, 'TLS handshake failed');
     });
@@ -93,6 +111,11 @@ export class WebhookServer {
 
   get ready(): boolean {
     return this.reloader.loaded && !this.draining;
+  }
+
+  /** TLS connections open now (handshake done). */
+  get connections(): number {
+    return this.connectionSweep.size;
   }
 
   /** The bound port (after `start`). */
@@ -165,6 +188,7 @@ export class WebhookServer {
       this.server.closeAllConnections();
       await closed;
     }
+    this.connectionSweep.stop();
     logger.info('webhook stopped');
   }
 }

@@ -62,6 +62,18 @@ function readResponse(socket: tls.TLSSocket): Promise<string> {
   });
 }
 
+/** Sends one valid review on `socket` and resolves with its whole answer, checked to be a 200. */
+async function reviewOnce(socket: tls.TLSSocket, uid: string): Promise<string> {
+  const body = JSON.stringify(clusterReview(uid));
+  const response = readResponse(socket);
+  socket.write(
+    `POST /validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+  const text = await response;
+  expect(text).to.match(/^HTTP\/1\.1 200 /);
+  return text;
+}
+
 describe('webhook connections without a request (real TLS, shortened timeouts)', function () {
   this.timeout(30_000);
   let ca: PemPair;
@@ -139,27 +151,67 @@ describe('webhook connections without a request (real TLS, shortened timeouts)',
   ] as const) {
     it(`closes a reused keep-alive connection whose second request ${what}`, async () => {
       const socket = await connectTls(port, ca.cert);
-      const body = JSON.stringify(clusterReview('reused-1'));
-      const response = readResponse(socket);
-      socket.write(
-        `POST /validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-      );
-      expect(await response).to.match(/^HTTP\/1\.1 200 /);
+      await reviewOnce(socket, 'reused-1');
       const started = Date.now();
       socket.write(second);
       await closedWithin(socket, boundMs + SLACK_MS, started);
     });
   }
 
+  /** Resolves with the milliseconds until the server holds `count` connections, or rejects past `limitMs`. */
+  async function serverHolds(count: number, limitMs: number, started = Date.now()): Promise<number> {
+    for (;;) {
+      if (server.connections === count) return Date.now() - started;
+      if (Date.now() - started > limitMs)
+        throw new Error(`the server held ${server.connections} connections after ${limitMs} ms (expected ${count})`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  it('closes a keep-alive connection whose client sends requests but stops reading the answers', async () => {
+    // The earlier tests' connections are gone (the server may see a close a little after the client does).
+    const before = 0;
+    await serverHolds(before, SLACK_MS);
+    const socket = await connectTls(port, ca.cert);
+    socket.on('error', () => undefined);
+    await reviewOnce(socket, 'no-read-1');
+    // Complete requests whose answers are never read: the server's writes back up, it stops reading the socket, and
+    // no request is in progress for headersTimeout or requestTimeout to bound.
+    socket.pause();
+    const requests = 'GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'.repeat(20);
+    const writing = Date.now();
+    while (Date.now() - writing < 3_000 && server.connections > before) {
+      // Stops once the server has closed it (on the old code it never does; the client is still writing).
+      socket.write(requests);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const quiet = Date.now();
+    try {
+      // The answer in the socket since the client went quiet may wait at most requestTimeout to be flushed.
+      await serverHolds(before, TIMEOUTS.requestMs + SLACK_MS, quiet);
+    } finally {
+      socket.destroy();
+    }
+  });
+
+  it('closes a reused keep-alive connection that sends only blank lines between requests', async () => {
+    const socket = await connectTls(port, ca.cert);
+    await reviewOnce(socket, 'blank-lines-1');
+    const idleSince = Date.now();
+    // llhttp skips a CRLF before a request line: no request starts, and each read used to refresh the idle timer.
+    const blank = setInterval(() => {
+      if (!socket.destroyed) socket.write('\r\n');
+    }, 300);
+    try {
+      await closedWithin(socket, TIMEOUTS.keepAliveMs + 1_000 + TIMEOUTS.headersMs + SLACK_MS, idleSince);
+    } finally {
+      clearInterval(blank);
+    }
+  });
+
   it('keeps an idle keep-alive connection open for the keep-alive timeout, then closes it', async () => {
     const socket = await connectTls(port, ca.cert);
-    const body = JSON.stringify(clusterReview('keep-alive-1'));
-    const response = readResponse(socket);
-    socket.write(
-      `POST /validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-    );
-    const text = await response;
-    expect(text).to.match(/^HTTP\/1\.1 200 /);
+    const text = await reviewOnce(socket, 'keep-alive-1');
     expect(text).to.contain('"uid":"keep-alive-1"');
     const idleSince = Date.now();
     // Longer than the headers timeout: between requests the keep-alive timeout governs, not the request timeouts.
