@@ -44,10 +44,27 @@ export function requestName(request: AdmissionRequest): string {
   return '';
 }
 
+/**
+ * The most field errors one denial carries, in its message and its causes; past it the message counts the rest. A
+ * review of 3 MiB can hold 300,000 unknown fields, each an error written twice in the answer: unbounded, a 1 MB review
+ * was answered with 22 MB, held in the server until the client read it.
+ */
+export const MAX_DENIAL_ERRORS = 100;
+/** The most characters of one error's field path and of its text in a denial (a field name can be a 3 MB key). */
+export const MAX_DENIAL_ERROR_LENGTH = 1024;
+
+/** `text` cut to at most `max` characters, ending in `...` when cut, never between the halves of a surrogate pair. */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 3;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}...`;
+}
+
 export function truncateWarning(warning: string): string {
   if (warning.length <= MAX_WARNING_LENGTH && !/\s\s|[\n\r\t]|^\s|\s$/.test(warning)) return warning;
-  const oneLine = warning.replace(/\s+/g, ' ').trim();
-  return oneLine.length <= MAX_WARNING_LENGTH ? oneLine : `${oneLine.slice(0, MAX_WARNING_LENGTH - 3)}...`;
+  return clip(warning.replace(/\s+/g, ' ').trim(), MAX_WARNING_LENGTH);
 }
 
 /** Warnings truncated to the length limit, duplicates removed, order kept. */
@@ -57,19 +74,37 @@ export function shapeWarnings(warnings: Iterable<string>): string[] {
   return [...seen];
 }
 
-/** A denial exactly as the apiserver phrases an invalid object: code 422, reason Invalid, one cause per error. */
+/** An error whose field path or text passes MAX_DENIAL_ERROR_LENGTH, clipped (the error itself when neither does). */
+function clipError(e: FieldError): FieldError {
+  if (e.message.length <= MAX_DENIAL_ERROR_LENGTH && e.field.length <= MAX_DENIAL_ERROR_LENGTH) return e;
+  return { ...e, field: clip(e.field, MAX_DENIAL_ERROR_LENGTH), message: clip(e.message, MAX_DENIAL_ERROR_LENGTH) };
+}
+
+/**
+ * A denial exactly as the apiserver phrases an invalid object: code 422, reason Invalid, one cause per error; past
+ * MAX_DENIAL_ERRORS errors, the first ones and `, and N more errors` at the end of the message's list.
+ */
 export function invalidResponse(name: string, errors: FieldError[]): Omit<AdmissionResponse, 'uid'> {
+  const more = errors.length - MAX_DENIAL_ERRORS;
+  const shown = (more > 0 ? errors.slice(0, MAX_DENIAL_ERRORS) : errors).map(clipError);
+  const listed = formatInvalid(KIND, name, shown);
+  // More than one error: the message ends with the list's `]`, inside which the count goes.
+  const message = more > 0 ? `${listed.slice(0, -1)}, and ${more} more errors]` : listed;
   return {
     allowed: false,
     status: {
       code: 422,
       reason: 'Invalid',
-      message: formatInvalid(KIND, name, errors),
+      message,
       details: {
         name,
         group: GROUP,
         kind: KIND,
-        causes: errors.map((e) => ({ reason: e.type, message: errorBody(e), field: e.field })),
+        causes: shown.map((e) => ({
+          reason: e.type,
+          message: clip(errorBody(e), MAX_DENIAL_ERROR_LENGTH),
+          field: e.field,
+        })),
       },
     },
   };

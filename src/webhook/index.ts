@@ -24,7 +24,13 @@ export {
   type StatusCause,
   type StatusDetails,
 } from './admission.js';
-export { MAX_WARNING_LENGTH, shapeWarnings, truncateWarning } from './cluster-request.js';
+export {
+  MAX_DENIAL_ERRORS,
+  MAX_DENIAL_ERROR_LENGTH,
+  MAX_WARNING_LENGTH,
+  shapeWarnings,
+  truncateWarning,
+} from './cluster-request.js';
 export {
   DEFAULT_CONNECTION_TIMEOUTS,
   DEFAULT_WEBHOOK_OPTIONS,

@@ -77,6 +77,8 @@ export const PUBLIC_EXPORTS: Record<string, readonly string[]> = {
     'DEFAULT_DENY_CIDRS',
     'DEFAULT_WEBHOOK_OPTIONS',
     'MAX_BODY_BYTES',
+    'MAX_DENIAL_ERRORS',
+    'MAX_DENIAL_ERROR_LENGTH',
     'MAX_WARNING_LENGTH',
     'WebhookServer',
     'answer',
