@@ -49,7 +49,20 @@ Examples:
 }
 
 /** Runs the CLI and resolves to the process exit code (2 for usage errors, as for unreadable input). */
+/**
+ * A reader that went away (`cluster-probe validate dir/ | head -1`) ends the output, as SIGPIPE ends a C program: no
+ * stack trace, and the exit status the command had decided.
+ */
+function quietOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr])
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+      process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+    });
+}
+
 export async function run(argv: string[]): Promise<number> {
+  quietOnClosedPipe();
   const program = await buildProgram(argv);
   try {
     await program.parseAsync(argv);

@@ -19,7 +19,16 @@ import {
   type JsonPatchOperation,
   type ProbeLocation,
 } from '../schema/index.js';
-import { expandPaths, InputError, objectsOf, readSource, type SourceFile } from './documents.js';
+import {
+  documentValue,
+  expandPaths,
+  InputError,
+  isKarmadaCluster,
+  objectsOf,
+  readSource,
+  YAML_PARSE_OPTIONS,
+  type SourceFile,
+} from './documents.js';
 import { FileReplaceError, replaceFile } from './file-replace.js';
 import { mergeEdit } from './line-merge.js';
 import { detectStyle, inStyle, type SourceStyle } from './source-style.js';
@@ -55,15 +64,15 @@ function render(documents: readonly Document.Parsed[], style: SourceStyle): stri
 
 /** Does `text` hold exactly the values `documents` hold (the check that a merge kept the meaning of the edit)? */
 function holds(text: string, documents: readonly Document.Parsed[], style: SourceStyle): boolean {
-  const want = documents.map((d) => d.toJS() as unknown);
   try {
+    const want = documents.map((d, i) => documentValue('', d, i));
     if (style.json !== undefined) return isDeepStrictEqual([JSON.parse(text)], want);
-    const got = parseAllDocuments(text);
+    const got = parseAllDocuments(text, YAML_PARSE_OPTIONS);
     return (
       Array.isArray(got) &&
       got.every((d) => d.errors.length === 0) &&
       isDeepStrictEqual(
-        got.map((d) => d.toJS() as unknown),
+        got.map((d, i) => documentValue('', d, i)),
         want,
       )
     );
@@ -88,8 +97,8 @@ export function migrateSource(
   const name = source.path === '-' ? '<stdin>' : source.path;
   const edits: PlannedEdit[] = [];
   for (const ref of objectsOf(source)) {
-    const value = ref.value as { kind?: unknown; metadata?: { name?: unknown } } | null;
-    if (value === null || typeof value !== 'object' || value.kind !== KIND) continue;
+    const value = ref.value as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown } } | null;
+    if (value === null || typeof value !== 'object' || value.kind !== KIND || !isKarmadaCluster(value)) continue;
     const label = `${name}${ref.index > 0 ? `#${ref.index}` : ''}: Cluster ${JSON.stringify(value.metadata?.name ?? '')}`;
     const result = migrateCluster(value, { probeLocation: options.probeLocation });
     if (result.errors.length > 0) {
@@ -155,14 +164,10 @@ interface RunOptions {
 export function runMigrate(paths: readonly string[], options: RunOptions): number {
   const say = (line: string): boolean => process.stderr.write(`${line}\n`);
   let exit = 0;
-  const files: string[] = [];
-  for (const p of paths) {
-    try {
-      files.push(...expandPaths([p]));
-    } catch (err) {
-      say(`cluster-probe migrate: ${(err as Error).message}`);
-      exit = 2;
-    }
+  const { files, problems } = expandPaths(paths);
+  for (const problem of problems) {
+    say(`cluster-probe migrate: ${problem}`);
+    exit = 2;
   }
   const failed: string[] = [];
   for (const file of files) {
@@ -179,6 +184,12 @@ export function runMigrate(paths: readonly string[], options: RunOptions): numbe
     try {
       outcome = migrateSource(source, { probeLocation: options.probeLocation, defaults: options.defaults });
     } catch (err) {
+      if (err instanceof InputError) {
+        say(`cluster-probe migrate: ${err.message}`);
+        exit = 2;
+        if (options.write && file !== '-') failed.push(file);
+        continue;
+      }
       // A defect here must not cost the user the other files.
       say(`cluster-probe migrate: ${file}: cannot be migrated: ${messageOf(err)}`);
       exit = Math.max(exit, 1);

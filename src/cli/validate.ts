@@ -4,7 +4,15 @@ import { collectCidr } from './cidr-option.js';
 import { Command, Option } from 'commander';
 import { probeLocationOption } from './probe-location-option.js';
 import { DEFAULT_DENY_CIDRS, KIND, validateCluster, type FieldError, type ProbeLocation } from '../schema/index.js';
-import { expandPaths, InputError, objectsOf, readSource } from './documents.js';
+import {
+  expandPaths,
+  InputError,
+  isKarmadaCluster,
+  MAX_INPUT_BYTES,
+  MAX_YAML_ALIASES,
+  objectsOf,
+  readSource,
+} from './documents.js';
 
 export interface ValidateResultJson {
   file: string;
@@ -27,27 +35,22 @@ export function validateInputs(
   options: { probeLocation: ProbeLocation; denyHosts: string[] },
   stdin?: () => string,
 ): ValidateRun {
-  const run: ValidateRun = { results: [], problems: [], skipped: 0 };
-  let files: string[];
-  try {
-    files = expandPaths(paths);
-  } catch (err) {
-    run.problems.push((err as Error).message);
-    return run;
-  }
+  // A path that cannot be read is reported; every other path is still checked.
+  const { files, problems } = expandPaths(paths);
+  const run: ValidateRun = { results: [], problems, skipped: 0 };
   for (const file of files) {
-    let source;
+    let objects;
     try {
-      source = readSource(file, stdin);
+      objects = objectsOf(readSource(file, stdin));
     } catch (err) {
       if (!(err instanceof InputError)) throw err;
       run.problems.push(err.message);
       continue;
     }
-    for (const ref of objectsOf(source)) {
-      const obj = ref.value as { kind?: unknown; metadata?: { name?: unknown } };
+    for (const ref of objects) {
+      const obj = ref.value as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown } };
       const kind = typeof obj === 'object' && obj !== null && typeof obj.kind === 'string' ? obj.kind : '';
-      if (kind !== KIND) {
+      if (kind !== KIND || !isKarmadaCluster(obj)) {
         run.skipped++;
         continue;
       }
@@ -102,8 +105,10 @@ export function register(program: Command): void {
     .addHelpText(
       'after',
       `
-Exit status: 0 all Clusters valid, 1 some invalid, 2 unreadable or unparsable input.
-Documents of other kinds are skipped; kind: List is expanded.
+Exit status: 0 all Clusters valid, 1 some invalid, 2 unreadable or unparsable input (each named; every other
+file is still checked). Documents of other kinds, and Clusters of another API group, are skipped; kind: List is
+expanded and YAML merge keys (<<) applied, as kubectl does. Refused by name: a FIFO or device, a file over ${MAX_INPUT_BYTES / 2 ** 20} MiB,
+text that is not UTF-8, more than ${MAX_YAML_ALIASES} nodes through YAML aliases.
 
 Examples:
   cluster-probe validate clusters/
