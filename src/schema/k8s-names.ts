@@ -5,7 +5,6 @@
 // Each check returns the list of problems as strings; callers attach them to a field path.
 // Pure: no I/O.
 import { isIP } from 'node:net';
-import { domainToASCII } from 'node:url';
 import { memoize } from './memo.js';
 
 const DNS1123_LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
@@ -151,13 +150,7 @@ function isHTTPHeaderNameUncached(value: string): string[] {
 /** A probe host: an IP address, or a DNS-1123 subdomain (the kubelet dials whatever it is given; we are stricter). */
 function isValidHostUncached(value: string): string[] {
   if (isIP(value) !== 0) return [];
-  const problems = isDNS1123Subdomain(value).map((m) => `must be a valid IP address or DNS name: ${m}`);
-  // A DNS-1123 name is ASCII, so only an xn-- label can make Node's URL parser (the engine's) refuse it.
-  if (problems.length === 0 && value.includes('xn--') && domainToASCII(value) === '')
-    problems.push(
-      'must be a valid IP address or DNS name: a label that begins with "xn--" must be valid punycode (an internationalized domain name)',
-    );
-  return problems;
+  return isDNS1123Subdomain(value).map((m) => `must be a valid IP address or DNS name: ${m}`);
 }
 
 export const isDNS1123Label = memoize(isDNS1123LabelUncached);

@@ -459,19 +459,6 @@ const cases: Case[] = [
     ],
   },
   {
-    // Node's URL parser (the probe engine's) refuses an xn-- label that is not punycode: such a probe never runs.
-    name: 'a host with an xn-- label that is not punycode',
-    obj: probe({ tcpSocket: { port: 80, host: 'a.xn--a.example.com' } }),
-    errors: [
-      'spec.livenessProbe.tcpSocket.host: Invalid value: "a.xn--a.example.com": must be a valid IP address or DNS name: a label that begins with "xn--" must be valid punycode (an internationalized domain name)',
-    ],
-  },
-  {
-    name: 'a host with a punycode label',
-    obj: probe({ tcpSocket: { port: 80, host: 'xn--bcher-kva.example' } }),
-    errors: [],
-  },
-  {
     name: 'a caBundle that is not base64',
     obj: probe({ httpGet: { port: 443, scheme: 'HTTPS', caBundle: 'not base64!' } }),
     errors: ['spec.livenessProbe.httpGet.caBundle: Invalid value: must be base64-encoded'],
