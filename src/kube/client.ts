@@ -4,7 +4,6 @@
 // list/watch: docs/reconciler.md, "Why our own Kubernetes client".
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
-import { createInterface } from 'node:readline';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { RateLimiter, type RequestPriority } from './rate-limiter.js';
 import { trimTrailingSlashes } from '../api/index.js';
@@ -76,6 +75,38 @@ function encodeQuery(query: Query | undefined): string {
   for (const [k, v] of Object.entries(query))
     if (v !== undefined) parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
   return parts.length === 0 ? '' : `?${parts.join('&')}`;
+}
+
+/**
+ * The most bytes of one watch event (one line of the stream). etcd stores no object above 1.5 MiB, so an event is a
+ * few MiB at most; a line without end grew the process until V8's string limit threw outside any handler.
+ */
+export const MAX_WATCH_EVENT_BYTES = 16 * 1024 * 1024;
+
+const WATCH_EVENT_TYPES = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
+
+/** The lines of a watch stream, each at most MAX_WATCH_EVENT_BYTES; a longer one throws. */
+async function* watchLines(res: IncomingMessage, what: string): AsyncGenerator<string> {
+  let parts: Buffer[] = [];
+  let size = 0;
+  for await (const data of res) {
+    const chunk = data as Buffer;
+    let from = 0;
+    for (let nl = chunk.indexOf(0x0a, from); nl !== -1; nl = chunk.indexOf(0x0a, from)) {
+      parts.push(chunk.subarray(from, nl));
+      yield Buffer.concat(parts, size + nl - from).toString('utf8');
+      parts = [];
+      size = 0;
+      from = nl + 1;
+    }
+    if (from < chunk.length) {
+      size += chunk.length - from;
+      if (size > MAX_WATCH_EVENT_BYTES)
+        throw new Error(`${what}: a watch event is larger than ${MAX_WATCH_EVENT_BYTES} bytes (MAX_WATCH_EVENT_BYTES)`);
+      parts.push(chunk.subarray(from));
+    }
+  }
+  if (size > 0) yield Buffer.concat(parts, size).toString('utf8');
 }
 
 async function readBody(res: IncomingMessage): Promise<string> {
@@ -190,20 +221,30 @@ export class KubeClient implements KubeApi {
     const res = await this.send(opts, undefined, AbortSignal.any([signal, stall]));
     const status = res.statusCode ?? 0;
     if (status !== 200) throw apiError(status, await readBody(res), `watch ${path}`);
-    const lines = createInterface({ input: res, crlfDelay: Infinity });
-    for await (const line of lines) {
-      if (line.trim() === '') continue;
-      const event = JSON.parse(line) as WatchEvent<T>;
-      if (event.type === 'ERROR') {
-        const s = event.object as { code?: unknown; reason?: unknown; message?: unknown };
-        const code = typeof s.code === 'number' ? s.code : 500;
-        throw new KubeApiError(
-          code,
-          typeof s.reason === 'string' ? s.reason : '',
-          `watch ${path}: ${String(s.message)}`,
-        );
+    try {
+      for await (const line of watchLines(res, `watch ${path}`)) {
+        if (line.trim() === '') continue;
+        const event = JSON.parse(line) as WatchEvent<T> | null;
+        // client-go's decoder refuses these too; applied, an unknown type was stored as an add.
+        if (event === null || typeof event !== 'object' || !WATCH_EVENT_TYPES.has(event.type))
+          throw new Error(`watch ${path}: got invalid watch event type ${JSON.stringify(event?.type ?? null)}`);
+        if (event.object === null || typeof event.object !== 'object')
+          throw new Error(`watch ${path}: a ${event.type} event without an object`);
+        if (event.type === 'ERROR') {
+          const s = event.object as { code?: unknown; reason?: unknown; message?: unknown };
+          const code = typeof s.code === 'number' ? s.code : 500;
+          throw new KubeApiError(
+            code,
+            typeof s.reason === 'string' ? s.reason : '',
+            `watch ${path}: ${String(s.message)}`,
+          );
+        }
+        onEvent(event);
       }
-      onEvent(event);
+    } finally {
+      // However the watch ends (an ERROR event, bad JSON, a handler that throws), its socket goes back now: left
+      // open it held one of the agent's sockets until the stall timer, minutes later.
+      res.destroy();
     }
     if (signal.aborted) return;
   }

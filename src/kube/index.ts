@@ -8,6 +8,7 @@ export {
   isStatus,
   DEFAULT_QPS,
   DEFAULT_BURST,
+  MAX_WATCH_EVENT_BYTES,
   type KubeApi,
   type KubeClientOptions,
   type RequestOptionsIn,

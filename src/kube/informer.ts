@@ -37,7 +37,15 @@ export interface InformerOptions<T> {
   onRestart?: (reason: 'gone' | 'error' | 'resync', err?: unknown) => void;
   backoffBaseMs?: number;
   backoffMaxMs?: number;
+  /**
+   * Called when a handler throws. The informer goes on: the event is applied and its other handlers called (a throw
+   * used to end the watch after the cache had moved on, so the event was never handled).
+   */
+  onHandlerError?: (err: unknown) => void;
 }
+
+/** A watch that ends this soon without an event is treated as a failure (client-go: "very short watch"). */
+const SHORT_WATCH_MS = 1_000;
 
 function keyOf(obj: ObjectWithMeta): string {
   const ns = obj.metadata?.namespace;
@@ -118,7 +126,12 @@ export class Informer<T extends ObjectWithMeta> {
   }
 
   private emit(fn: (h: InformerHandlers<T>) => void): void {
-    for (const h of this.handlers) fn(h);
+    for (const h of this.handlers)
+      try {
+        fn(h);
+      } catch (err) {
+        this.options.onHandlerError?.(err);
+      }
   }
 
   private store(raw: T): T {
@@ -195,6 +208,8 @@ export class Informer<T extends ObjectWithMeta> {
         const untilResync = Math.max(1, Math.ceil((this.lastListAt + resyncMs - performance.now()) / 1000));
         // Spread the watches' ends so that replicas and resources do not all relist together.
         const timeoutSeconds = Math.max(1, Math.min(untilResync, 300 + Math.floor(Math.random() * 300)));
+        const watchedAt = performance.now();
+        let events = 0;
         await this.options.api.watch<T>(
           this.options.path,
           {
@@ -206,10 +221,13 @@ export class Informer<T extends ObjectWithMeta> {
           },
           (ev) => {
             this.failures = 0;
+            events++;
             this.apply(ev.type, ev.object);
           },
           signal,
         );
+        if (events === 0 && performance.now() - watchedAt < SHORT_WATCH_MS && !signal.aborted)
+          throw new Error(`watch ${this.options.path}: very short watch: ended without an event`);
         this.failures = 0;
         if (performance.now() - this.lastListAt >= resyncMs) {
           needList = true;
@@ -217,13 +235,18 @@ export class Informer<T extends ObjectWithMeta> {
         }
       } catch (err) {
         if (signal.aborted) break;
+        this.failures++;
         if (isStatus(err, 410)) {
           needList = true;
           this.options.onRestart?.('gone', err);
-          continue;
+          // The first 410 relists at once; one after another (a watch or list that is always Gone) back off.
+          if (this.failures === 1) continue;
+        } else {
+          this.options.onRestart?.('error', err);
+          // A watch that keeps failing (a 500, a resourceVersion the server refuses) relists once the resync
+          // period has passed, as a watch that ends cleanly does.
+          if (performance.now() - this.lastListAt >= resyncMs) needList = true;
         }
-        this.failures++;
-        this.options.onRestart?.('error', err);
         const base = this.options.backoffBaseMs ?? 200;
         const max = this.options.backoffMaxMs ?? 30_000;
         const delay = Math.min(max, base * 2 ** Math.min(this.failures - 1, 16));

@@ -83,6 +83,7 @@ export class ClusterManager {
       ...(options.clusterName !== undefined ? { fieldSelector: `metadata.name=${options.clusterName}` } : {}),
       ...(options.resyncMs !== undefined ? { resyncMs: options.resyncMs } : {}),
       onRestart: watchRestarted('clusters'),
+      onHandlerError: (err) => log.warn({ resource: 'clusters', err: messageOf(err) }, 'informer handler failed'),
     });
     this.secrets = new SecretStore({
       api: options.api,

@@ -111,3 +111,92 @@ describe('reconciler informer', () => {
     expect(updates).to.equal(0);
   });
 });
+
+describe('reconciler informer against an apiserver that misbehaves', () => {
+  const lists = (api: ScriptedApi) => api.calls.filter((c) => c === 'list').length;
+  const watches = (api: ScriptedApi) => api.calls.filter((c) => c.startsWith('watch')).length;
+
+  it('backs off when the watch is Gone again and again (it relisted in a tight loop, ~140 times a second)', async () => {
+    const gone: WatchStep = async () => {
+      throw new KubeApiError(410, 'Expired', 'too old resource version');
+    };
+    const api = new ScriptedApi(
+      [[obj('a', '1')]],
+      Array.from({ length: 1000 }, () => gone),
+    );
+    const inf = new Informer<Obj>({ api, path: '/x', resource: 'x', backoffBaseMs: 40, backoffMaxMs: 200 });
+    inf.start();
+    await new Promise((r) => setTimeout(r, 400));
+    await inf.stop();
+    // The first 410 relists at once, the next ones wait 20-40, 40-80, 80-160 ms...
+    expect(lists(api)).to.be.within(2, 8);
+  });
+
+  it('backs off when a watch ends at once without an event (it re-watched in a tight loop)', async () => {
+    const empty: WatchStep = async () => undefined;
+    const api = new ScriptedApi(
+      [[obj('a', '1')]],
+      Array.from({ length: 1000 }, () => empty),
+    );
+    const inf = new Informer<Obj>({ api, path: '/x', resource: 'x', backoffBaseMs: 40, backoffMaxMs: 200 });
+    inf.start();
+    await new Promise((r) => setTimeout(r, 400));
+    await inf.stop();
+    expect(watches(api)).to.be.within(2, 8);
+  });
+
+  it('relists after the resync period while every watch fails (the cache stayed stale for ever)', async () => {
+    const fail: WatchStep = async () => {
+      throw new KubeApiError(500, 'InternalError', 'boom');
+    };
+    const api = new ScriptedApi(
+      [[obj('a', '1')], [obj('a', '2')]],
+      Array.from({ length: 1000 }, () => fail),
+    );
+    const inf = new Informer<Obj>({
+      api,
+      path: '/x',
+      resource: 'x',
+      backoffBaseMs: 5,
+      backoffMaxMs: 10,
+      resyncMs: 100,
+    });
+    inf.start();
+    await until(() => inf.list()[0]?.metadata.resourceVersion === '2');
+    await inf.stop();
+    expect(lists(api)).to.be.at.least(2);
+  });
+
+  it('applies an event whose handler throws, calls the other handlers, and reports the error', async () => {
+    const api = new ScriptedApi(
+      [[]],
+      [
+        async (on) => {
+          on({ type: 'ADDED', object: obj('c1', '11') });
+          on({ type: 'ADDED', object: obj('c2', '12') });
+        },
+      ],
+    );
+    const errors: string[] = [];
+    const seen: string[] = [];
+    const inf = new Informer<Obj>({
+      api,
+      path: '/x',
+      resource: 'x',
+      backoffBaseMs: 1,
+      onHandlerError: (err) => errors.push((err as Error).message),
+    });
+    inf.addHandlers({
+      onAdd: (o) => {
+        if (o.metadata.name === 'c1') throw new Error('handler failed on c1');
+      },
+    });
+    inf.addHandlers({ onAdd: (o) => seen.push(o.metadata.name) });
+    inf.start();
+    await until(() => seen.length >= 2);
+    await inf.stop();
+    expect(seen).to.deep.equal(['c1', 'c2']);
+    expect(errors).to.deep.equal(['handler failed on c1']);
+    expect(api.calls.filter((c) => c === 'list')).to.have.length(1);
+  });
+});

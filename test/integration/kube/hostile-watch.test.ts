@@ -1,0 +1,99 @@
+// The client's watch against a hostile apiserver on 127.0.0.1: a line that never ends, an event of a type that does
+// not exist, and an ERROR event on a stream left open. Each watch must reject with a message (never an exception
+// outside it, which ended the process), and give its socket back at once.
+import { expect } from 'chai';
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import { KubeConfig } from '@kubernetes/client-node';
+import { KubeClient, MAX_WATCH_EVENT_BYTES } from '../../../src/kube/index.js';
+
+describe('kube client watch against a hostile apiserver', function () {
+  this.timeout(60_000);
+  let server: http.Server;
+  let client: KubeClient;
+  const sockets = new Set<Socket>();
+  let mode = '';
+
+  before(async () => {
+    server = http.createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (mode === 'endless-line') {
+        const chunk = Buffer.alloc(1024 * 1024, 'a');
+        const pump = (): void => {
+          while (!res.destroyed && res.write(chunk));
+          if (!res.destroyed) res.once('drain', pump);
+        };
+        pump();
+      } else if (mode === 'unknown-type') res.write('{"type":"WAT","object":{"metadata":{"name":"ghost"}}}\n');
+      else if (mode === 'error-open')
+        res.write('{"type":"ERROR","object":{"kind":"Status","code":410,"reason":"Expired","message":"too old"}}\n');
+      // The stream stays open: a watch that has ended must close it itself.
+    });
+    server.on('connection', (s: Socket) => {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const kc = new KubeConfig();
+    kc.loadFromOptions({
+      // client-node allows plain HTTP only with skipTLSVerify.
+      clusters: [
+        { name: 'c', server: `http://127.0.0.1:${(server.address() as { port: number }).port}`, skipTLSVerify: true },
+      ],
+      users: [{ name: 'u', token: 't' }],
+      contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+      currentContext: 'x',
+    });
+    client = new KubeClient(kc);
+  });
+  after(async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const watchOnce = async (m: string): Promise<{ err: Error; events: unknown[] }> => {
+    mode = m;
+    const events: unknown[] = [];
+    const ac = new AbortController();
+    const timer = setTimeout(() => ac.abort(), 30_000);
+    try {
+      await client.watch('/api/v1/x', { timeoutSeconds: 60 }, (e) => events.push(e), ac.signal);
+      throw new Error('the watch ended without an error');
+    } catch (err) {
+      return { err: err as Error, events };
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  const socketsClosed = async (): Promise<void> => {
+    const deadline = Date.now() + 2_000;
+    while (sockets.size > 0) {
+      if (Date.now() > deadline) throw new Error(`${sockets.size} sockets still open 2 s after the watch ended`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+
+  it('rejects a watch event longer than MAX_WATCH_EVENT_BYTES, and closes its socket', async () => {
+    const before = process.memoryUsage().rss;
+    const { err } = await watchOnce('endless-line');
+    expect(err.message).to.equal(
+      `watch /api/v1/x: a watch event is larger than ${MAX_WATCH_EVENT_BYTES} bytes (MAX_WATCH_EVENT_BYTES)`,
+    );
+    expect(process.memoryUsage().rss - before).to.be.below(8 * MAX_WATCH_EVENT_BYTES);
+    await socketsClosed();
+  });
+
+  it('rejects an event of a type that does not exist, applying nothing', async () => {
+    const { err, events } = await watchOnce('unknown-type');
+    expect(err.message).to.equal('watch /api/v1/x: got invalid watch event type "WAT"');
+    expect(events).to.deep.equal([]);
+    await socketsClosed();
+  });
+
+  it('gives the socket back at once after an ERROR event on a stream the server keeps open', async () => {
+    const { err } = await watchOnce('error-open');
+    expect(err.message).to.equal('watch /api/v1/x: too old');
+    await socketsClosed();
+  });
+});
