@@ -180,6 +180,17 @@ export class KubeClient implements KubeApi {
     return new Promise((resolve, reject) => {
       const req = (this.base.protocol === 'http:' ? httpRequest : httpsRequest)({ ...opts, signal }, resolve);
       req.on('error', reject);
+      // Node 20 ignores the signal of a request queued for one of the agent's sockets (all 128 taken by watches):
+      // the timeout must end the wait too, or a Lease renewal waits for ever.
+      const onAbort = (): void => {
+        req.destroy();
+        reject(signal.reason instanceof Error ? signal.reason : new Error('request aborted'));
+      };
+      if (signal.aborted) onAbort();
+      else {
+        signal.addEventListener('abort', onAbort, { once: true });
+        req.once('close', () => signal.removeEventListener('abort', onAbort));
+      }
       req.end(body);
     });
   }

@@ -51,6 +51,8 @@ export class LeaderElector {
   private lastRenew = 0;
   private current: Lease | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** Ends leadership at lastRenew + renewDeadlineMs whatever an attempt is waiting for (a socket, a hung request). */
+  private deadline: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = false;
   private readonly leaseDurationMs: number;
@@ -78,9 +80,21 @@ export class LeaderElector {
     this.tick();
   }
 
+  /** Leadership ends once renewDeadlineMs have passed since the last renewal, on a timer of its own. */
+  private checkDeadline = (): void => {
+    if (this.leading && performance.now() - this.lastRenew >= this.renewDeadlineMs) {
+      this.leading = false;
+      this.options.log.warn({ lease: this.options.name, identity: this.options.identity }, 'leadership lost');
+      this.options.onStoppedLeading();
+    }
+  };
+
   private tick = (): void => {
     if (this.stopped) return;
-    this.running = this.tryAcquireOrRenew()
+    // One deadline for the whole attempt (GET, then PUT), as client-go's renew deadline: when leading, what is left
+    // until the last renewal's deadline; a GET slow by most of it no longer leaves the PUT a deadline of its own.
+    const left = this.leading ? this.renewDeadlineMs - (performance.now() - this.lastRenew) : this.renewDeadlineMs;
+    this.running = this.tryAcquireOrRenew(AbortSignal.timeout(Math.max(1, Math.round(left))))
       .catch((err: unknown) => {
         this.options.log.warn(
           { lease: this.options.name, err: err instanceof Error ? err.message : String(err) },
@@ -88,22 +102,19 @@ export class LeaderElector {
         );
       })
       .finally(() => {
-        if (this.leading && performance.now() - this.lastRenew > this.renewDeadlineMs) {
-          this.leading = false;
-          this.options.log.warn({ lease: this.options.name, identity: this.options.identity }, 'leadership lost');
-          this.options.onStoppedLeading();
-        }
+        this.checkDeadline();
         if (!this.stopped)
           this.timer = setTimeout(this.tick, this.retryPeriodMs * (this.leading ? 1 : 1 + Math.random() * 0.2));
       });
   };
 
-  private async write(method: 'POST' | 'PUT', lease: Lease): Promise<Lease> {
+  private async write(method: 'POST' | 'PUT', lease: Lease, signal?: AbortSignal): Promise<Lease> {
     const path = method === 'POST' ? this.path : `${this.path}/${encodeURIComponent(this.options.name)}`;
     try {
       const out = await this.options.api.request<Lease>(method, path, {
         body: lease,
         timeoutMs: this.renewDeadlineMs,
+        ...(signal !== undefined ? { signal } : {}),
         // A renewal must not wait behind a burst of reads: losing the lease stops every worker.
         priority: 'high',
       });
@@ -128,6 +139,8 @@ export class LeaderElector {
 
   private becameLeader(): void {
     this.lastRenew = performance.now();
+    if (this.deadline !== undefined) clearTimeout(this.deadline);
+    this.deadline = setTimeout(this.checkDeadline, this.renewDeadlineMs);
     if (!this.leading) {
       this.leading = true;
       this.options.log.info({ lease: this.options.name, identity: this.options.identity }, 'leadership acquired');
@@ -135,22 +148,27 @@ export class LeaderElector {
     }
   }
 
-  private async tryAcquireOrRenew(): Promise<void> {
+  private async tryAcquireOrRenew(signal: AbortSignal): Promise<void> {
     const now = Date.now();
     let lease: Lease;
     try {
       lease = await this.options.api.request<Lease>('GET', `${this.path}/${encodeURIComponent(this.options.name)}`, {
         timeoutMs: this.renewDeadlineMs,
         priority: 'high',
+        signal,
       });
     } catch (err) {
       if (!isStatus(err, 404)) throw err;
-      this.current = await this.write('POST', {
-        apiVersion: 'coordination.k8s.io/v1',
-        kind: 'Lease',
-        metadata: { name: this.options.name, namespace: this.options.namespace },
-        spec: { ...this.spec(undefined, now), leaseTransitions: 0 },
-      });
+      this.current = await this.write(
+        'POST',
+        {
+          apiVersion: 'coordination.k8s.io/v1',
+          kind: 'Lease',
+          metadata: { name: this.options.name, namespace: this.options.namespace },
+          spec: { ...this.spec(undefined, now), leaseTransitions: 0 },
+        },
+        signal,
+      );
       this.becameLeader();
       return;
     }
@@ -161,7 +179,10 @@ export class LeaderElector {
       this.observedAt = performance.now();
     }
     const holder = spec.holderIdentity ?? '';
-    const durationMs = (spec.leaseDurationSeconds ?? Math.round(this.leaseDurationMs / 1000)) * 1000;
+    // A duration that is not a positive number (the apiserver validates it, a stand-in may not) is ours, never 0.
+    const written = spec.leaseDurationSeconds;
+    const durationMs =
+      typeof written === 'number' && Number.isFinite(written) && written > 0 ? written * 1000 : this.leaseDurationMs;
     if (holder !== '' && holder !== this.options.identity && performance.now() - this.observedAt < durationMs) {
       if (this.leading) {
         this.leading = false;
@@ -170,7 +191,7 @@ export class LeaderElector {
       return;
     }
     try {
-      this.current = await this.write('PUT', { ...lease, spec: this.spec(spec, now) });
+      this.current = await this.write('PUT', { ...lease, spec: this.spec(spec, now) }, signal);
     } catch (err) {
       if (isStatus(err, 409)) return;
       throw err;
@@ -185,6 +206,7 @@ export class LeaderElector {
   async stop(release = true): Promise<void> {
     this.stopped = true;
     if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.deadline !== undefined) clearTimeout(this.deadline);
     await this.running;
     if (!this.leading) return;
     this.leading = false;

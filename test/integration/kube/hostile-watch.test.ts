@@ -27,7 +27,7 @@ describe('kube client watch against a hostile apiserver', function () {
       } else if (mode === 'unknown-type') res.write('{"type":"WAT","object":{"metadata":{"name":"ghost"}}}\n');
       else if (mode === 'error-open')
         res.write('{"type":"ERROR","object":{"kind":"Status","code":410,"reason":"Expired","message":"too old"}}\n');
-      // The stream stays open: a watch that has ended must close it itself.
+      // The stream stays open: a watch that has ended must close it itself. (mode 'hold': nothing at all.)
     });
     server.on('connection', (s: Socket) => {
       sockets.add(s);
@@ -94,6 +94,27 @@ describe('kube client watch against a hostile apiserver', function () {
   it('gives the socket back at once after an ERROR event on a stream the server keeps open', async () => {
     const { err } = await watchOnce('error-open');
     expect(err.message).to.equal('watch /api/v1/x: too old');
+    await socketsClosed();
+  });
+
+  it("ends a request's wait for a socket at its timeout, with every agent socket held by a watch", async () => {
+    mode = 'hold';
+    const ac = new AbortController();
+    const watches = Array.from({ length: 128 }, () =>
+      client.watch('/api/v1/held', { timeoutSeconds: 60 }, () => undefined, ac.signal).catch(() => undefined),
+    );
+    const deadline = Date.now() + 10_000;
+    while (sockets.size < 128 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(sockets.size).to.equal(128);
+    const started = Date.now();
+    const err = await client.request('GET', '/api/v1/leases', { timeoutMs: 500 }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(err, 'the request failed').to.be.instanceOf(Error);
+    expect(Date.now() - started).to.be.below(2_000);
+    ac.abort();
+    await Promise.all(watches);
     await socketsClosed();
   });
 });
