@@ -25,11 +25,14 @@ import {
   InputError,
   isKarmadaCluster,
   objectsOf,
+  parseSource,
   readSource,
   YAML_PARSE_OPTIONS,
   type SourceFile,
 } from './documents.js';
 import { FileReplaceError, replaceFile } from './file-replace.js';
+import { changedPlainScalar } from './value-check.js';
+import { unescapePointerToken } from '../schema/diff.js';
 import { mergeEdit } from './line-merge.js';
 import { detectStyle, inStyle, type SourceStyle } from './source-style.js';
 import { applyToDocument, type NodePath } from './yaml-patch.js';
@@ -79,6 +82,22 @@ function holds(text: string, documents: readonly Document.Parsed[], style: Sourc
   } catch {
     return false;
   }
+}
+
+/** Per document, the paths each edit's patch touches (under a List item's prefix), as arrays of strings. */
+function editedPaths(edits: readonly PlannedEdit[], documents: readonly Document.Parsed[]): Map<number, string[][]> {
+  const out = new Map<number, string[][]>();
+  for (const edit of edits) {
+    const index = documents.indexOf(edit.doc);
+    const paths = out.get(index) ?? [];
+    for (const op of edit.patch) {
+      const tokens = op.path.split('/').slice(1).map(unescapePointerToken);
+      // An added key's parent is touched too when the parent is new (the whole annotations map, say).
+      paths.push([...edit.prefix, ...tokens]);
+    }
+    out.set(index, paths);
+  }
+  return out;
 }
 
 interface PlannedEdit {
@@ -136,18 +155,34 @@ export function migrateSource(
   }
   const body = style.bom ? source.text.slice(1) : source.text;
   let merged: string | undefined;
+  const original = parseSource(source.path, source.text).documents;
+  const touched = editedPaths(edits, source.documents);
+  /** The first plain scalar outside the edit that `text` (without a BOM) writes differently, if any. */
+  const rewrites = (text: string) => changedPlainScalar(original, parseSource(source.path, text).documents, touched);
   for (const [i, s] of styles.entries()) {
     merged = mergeEdit(body, befores[i] as string, render(source.documents, s), style.eol);
-    if (merged !== undefined && holds(merged, source.documents, style)) break;
+    if (merged !== undefined && holds(merged, source.documents, style) && rewrites(merged) === undefined) break;
     merged = undefined;
   }
   if (merged !== undefined) outcome.text = `${style.bom ? '\uFEFF' : ''}${merged}`;
   else {
-    outcome.text = inStyle(render(source.documents, style), style);
+    const text = inStyle(render(source.documents, style), style);
+    // A re-render writes values as yaml read them: refuse the file rather than round a number in it.
+    const changed = rewrites(style.bom ? text.slice(1) : text);
+    if (changed !== undefined) {
+      const where = `${name}${changed.document > 0 ? `#${changed.document}` : ''}`;
+      outcome.errors.push(
+        `${where}: cannot be migrated without rewriting other values: the change and the file's own formatting ` +
+          `touch the same lines, and re-rendered, ${JSON.parse(changed.path).join('.') || '(the document)'} would be ` +
+          `written as ${changed.now ?? '(nothing)'} instead of ${changed.was}; move the annotation into the probe by hand`,
+      );
+      return outcome;
+    }
+    outcome.text = text;
     if (inStyle(befores[0] as string, style) !== source.text)
       outcome.warnings.push(
         `${name}: note: the change and the file's own formatting touch the same lines, so the whole file is ` +
-          `re-rendered: its spacing and quoting may change`,
+          `re-rendered: its spacing and quoting may change (every value was checked to be written as before)`,
       );
   }
   outcome.changed = outcome.text !== source.text;
@@ -295,7 +330,9 @@ keys, or disagrees with a probe that is already set is reported and its file lef
 kind: List (or *List) are migrated in place; other documents and items are kept byte for byte.
 
 Only the changed lines change: a JSON file stays JSON with its indentation, CRLF stays CRLF, a comment on the removed
-annotation moves above the probe (said on stderr). --write replaces each file atomically (a temporary file in its
+annotation moves above the probe (said on stderr). When the change shares lines with the file's own formatting, the
+whole file is re-rendered (said on stderr), and every value outside the change must come back as written: a number
+yaml would round (MaxInt64, 12345678901234567890) refuses the file, left as it was. --write replaces each file atomically (a temporary file in its
 directory, then rename), keeping its mode and owner; a symlink is written through to its target and stays a link.
 A read-only file, one in a directory that is not writable, or one with several hard links is refused by name; the
 other files are still migrated.
