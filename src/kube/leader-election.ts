@@ -82,11 +82,17 @@ export class LeaderElector {
 
   /** Leadership ends once renewDeadlineMs have passed since the last renewal, on a timer of its own. */
   private checkDeadline = (): void => {
-    if (this.leading && performance.now() - this.lastRenew >= this.renewDeadlineMs) {
-      this.leading = false;
-      this.options.log.warn({ lease: this.options.name, identity: this.options.identity }, 'leadership lost');
-      this.options.onStoppedLeading();
+    if (!this.leading) return;
+    const left = this.renewDeadlineMs - (performance.now() - this.lastRenew);
+    if (left > 0) {
+      // A timer may fire a little before performance.now() says it is due: look again then, never give up the check.
+      if (this.deadline !== undefined) clearTimeout(this.deadline);
+      if (!this.stopped) this.deadline = setTimeout(this.checkDeadline, Math.ceil(left) + 1);
+      return;
     }
+    this.leading = false;
+    this.options.log.warn({ lease: this.options.name, identity: this.options.identity }, 'leadership lost');
+    this.options.onStoppedLeading();
   };
 
   private tick = (): void => {
