@@ -44,6 +44,9 @@ export interface InformerOptions<T> {
   onHandlerError?: (err: unknown) => void;
 }
 
+/** Pages of one list: 2,000 of 500 are a million objects, far above any Karmada control plane's Clusters or Secrets. */
+export const MAX_LIST_PAGES = 2_000;
+
 /** A watch that ends this soon without an event is treated as a failure (client-go: "very short watch"). */
 const SHORT_WATCH_MS = 1_000;
 
@@ -142,6 +145,7 @@ export class Informer<T extends ObjectWithMeta> {
     const items: T[] = [];
     let cont = '';
     let rv = '';
+    let pages = 0;
     do {
       const page = await this.options.api.request<ListResponse<T>>('GET', this.options.path, {
         query: {
@@ -154,7 +158,13 @@ export class Informer<T extends ObjectWithMeta> {
         timeoutMs: 60_000,
       });
       for (const item of page.items ?? []) items.push(this.store(item));
-      cont = page.metadata?.continue ?? '';
+      const next = page.metadata?.continue ?? '';
+      // A continue token that comes back, or that never ends, grew the list without bound and never synced.
+      if (next !== '' && next === cont)
+        throw new Error(`list ${this.options.path}: the apiserver returned the same continue token again`);
+      if (next !== '' && ++pages >= MAX_LIST_PAGES)
+        throw new Error(`list ${this.options.path}: more than ${MAX_LIST_PAGES} pages (MAX_LIST_PAGES)`);
+      cont = next;
       rv = page.metadata?.resourceVersion ?? rv;
     } while (cont !== '');
     const next = new Map<string, T>();

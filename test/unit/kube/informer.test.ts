@@ -2,6 +2,7 @@
 // other watch error restarts from the last resourceVersion after a backoff, and its handlers see only real changes.
 import { expect } from 'chai';
 import { Informer, KubeApiError, type KubeApi, type WatchEvent } from '../../../src/kube/index.js';
+import { MAX_LIST_PAGES } from '../../../src/kube/informer.js';
 
 interface Obj {
   metadata: { name: string; resourceVersion: string };
@@ -199,4 +200,43 @@ describe('reconciler informer against an apiserver that misbehaves', () => {
     expect(errors).to.deep.equal(['handler failed on c1']);
     expect(api.calls.filter((c) => c === 'list')).to.have.length(1);
   });
+});
+
+describe('reconciler informer against a list that never ends', () => {
+  /** Every list page holds one object and a continue token: the same one, or a new one each time. */
+  class EndlessList implements KubeApi {
+    pages = 0;
+    constructor(private readonly token: 'same' | 'new') {}
+    async request<T>(): Promise<T> {
+      this.pages++;
+      const cont = this.token === 'same' ? 'again' : `t${this.pages}`;
+      return { items: [obj(`o${this.pages}`, '1')], metadata: { resourceVersion: '1', continue: cont } } as T;
+    }
+    async watch(): Promise<void> {
+      throw new Error('never reached: the list does not end');
+    }
+  }
+
+  for (const [token, most] of [
+    ['same', 2],
+    ['new', MAX_LIST_PAGES],
+  ] as const) {
+    it(`stops a list whose continue token is ${token === 'same' ? 'the same again' : 'new every page'} after ${most} pages, and never syncs`, async () => {
+      const api = new EndlessList(token);
+      const restarts: unknown[] = [];
+      const inf = new Informer<Obj>({
+        api,
+        path: '/x',
+        resource: 'x',
+        backoffBaseMs: 10_000,
+        onRestart: (_reason, err) => restarts.push(err),
+      });
+      inf.start();
+      await until(() => restarts.length >= 1);
+      await inf.stop();
+      expect(api.pages).to.equal(most);
+      expect(String(restarts[0])).to.match(token === 'same' ? /the same continue token again/ : /more than 2000 pages/);
+      expect(inf.list()).to.deep.equal([]);
+    });
+  }
 });
