@@ -17,7 +17,8 @@ describe('kube client watch against a hostile apiserver', function () {
   before(async () => {
     server = http.createServer((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      if (mode === 'endless-line') {
+      if (mode === 'ok') res.end('{}');
+      else if (mode === 'endless-line') {
         const chunk = Buffer.alloc(1024 * 1024, 'a');
         const pump = (): void => {
           while (!res.destroyed && res.write(chunk));
@@ -115,6 +116,8 @@ describe('kube client watch against a hostile apiserver', function () {
     expect(Date.now() - started).to.be.below(2_000);
     ac.abort();
     await Promise.all(watches);
-    await socketsClosed();
+    // The sockets are the agent's again (Node 24 may keep one idle in its pool for the request that gave up).
+    mode = 'ok';
+    expect(await client.request('GET', '/api/v1/leases', { timeoutMs: 2_000 })).to.deep.equal({});
   });
 });
