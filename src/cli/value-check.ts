@@ -22,6 +22,34 @@ function plainScalars(doc: Document.Parsed): Map<string, string> {
   return out;
 }
 
+const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
+
+/**
+ * A decimal number's exact value as `sign digits e exponent`, with no leading or trailing zeros (every zero is "0"),
+ * or undefined for text that is not one: `1.0`, `1e0` and `+1` are the same number, written differently.
+ */
+function exactDecimal(text: string): string | undefined {
+  const m = DECIMAL.exec(text);
+  if (m === null || (m[2] === '' && (m[3] ?? '') === '')) return undefined;
+  const whole = m[2] ?? '';
+  const fraction = m[3] ?? '';
+  let digits = `${whole}${fraction}`.replace(/^0+/, '');
+  if (digits === '') return '0';
+  let exponent = BigInt(m[4] ?? '0') - BigInt(fraction.length);
+  const trailing = digits.length - digits.replace(/0+$/, '').length;
+  digits = digits.slice(0, digits.length - trailing);
+  exponent += BigInt(trailing);
+  return `${m[1] === '-' ? '-' : ''}${digits}e${exponent}`;
+}
+
+/** Are two plain scalars' texts the same value: the same text, or the same decimal number written another way? */
+function sameValue(was: string, now: string | undefined): boolean {
+  if (now === undefined) return false;
+  if (was === now) return true;
+  const a = exactDecimal(was);
+  return a !== undefined && a === exactDecimal(now);
+}
+
 /** Is `path` (a JSON array text) at or under one of `edited` (JSON arrays of keys and indexes as strings)? */
 function isUnder(path: string, edited: readonly string[][]): boolean {
   const parts = (JSON.parse(path) as (string | number)[]).map(String);
@@ -29,7 +57,7 @@ function isUnder(path: string, edited: readonly string[][]): boolean {
 }
 
 /**
- * The first plain scalar outside `edited` (per document) that `after` writes differently from `before`, as
+ * The first plain scalar outside `edited` (per document) that `after` writes as another value than `before`, as
  * `{document, path, was, now}`; undefined when every one is written as it was.
  */
 export function changedPlainScalar(
@@ -43,7 +71,7 @@ export function changedPlainScalar(
     const skip = edited.get(i) ?? [];
     for (const [path, text] of was) {
       if (isUnder(path, skip)) continue;
-      if (now.get(path) !== text) return { document: i, path, was: text, now: now.get(path) };
+      if (!sameValue(text, now.get(path))) return { document: i, path, was: text, now: now.get(path) };
     }
   }
   return undefined;

@@ -14,6 +14,8 @@ export interface SecretCacheOptions {
   keys: readonly string[];
   resyncMs?: number;
   onRestart?: (reason: 'gone' | 'error' | 'resync', err?: unknown) => void;
+  /** Called when onChange throws (the informer goes on; see InformerOptions.onHandlerError). */
+  onHandlerError?: (err: unknown) => void;
   /** Called when a cached Secret is added, changed or removed (`namespace/name`). */
   onChange?: (key: string) => void;
 }
@@ -54,6 +56,7 @@ export class SecretCache {
         transform: (s) => this.trim(s),
         ...(this.options.resyncMs !== undefined ? { resyncMs: this.options.resyncMs } : {}),
         ...(this.options.onRestart !== undefined ? { onRestart: this.options.onRestart } : {}),
+        ...(this.options.onHandlerError !== undefined ? { onHandlerError: this.options.onHandlerError } : {}),
       });
       const changed = (s: SecretObject): void =>
         this.options.onChange?.(`${s.metadata?.namespace ?? namespace}/${s.metadata?.name ?? ''}`);

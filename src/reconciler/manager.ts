@@ -89,6 +89,7 @@ export class ClusterManager {
       api: options.api,
       ...(options.resyncMs !== undefined ? { resyncMs: options.resyncMs } : {}),
       onRestart: watchRestarted('secrets'),
+      onHandlerError: (err) => log.warn({ resource: 'secrets', err: messageOf(err) }, 'informer handler failed'),
     });
     this.probes = new ProbeWorkers({
       secrets: this.secrets,

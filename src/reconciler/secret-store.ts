@@ -13,6 +13,7 @@ export interface SecretStoreOptions {
   api: KubeApi;
   resyncMs?: number;
   onRestart?: (reason: 'gone' | 'error' | 'resync', err?: unknown) => void;
+  onHandlerError?: (err: unknown) => void;
   /** Called when a cached Secret is added, changed or removed (`namespace/name`). */
   onChange?: (key: string) => void;
 }

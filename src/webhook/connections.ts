@@ -54,7 +54,10 @@ export class ConnectionSweep {
   /** A request arrived on `socket` (its headers are complete); `res` is its answer. */
   request(socket: Socket, res: ServerResponse): void {
     const connection = this.open.get(socket);
-    if (connection !== undefined) connection.res = res;
+    if (connection === undefined) return;
+    connection.res = res;
+    // Most requests start and end between two sweeps: the idle time counts from the first sweep after this one.
+    connection.idleSince = NOT_SEEN;
   }
 
   /** Closes the connections past a bound; runs on the timer, and by hand in tests. */

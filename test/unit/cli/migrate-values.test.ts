@@ -37,6 +37,16 @@ describe('migrate keeps every value it does not migrate', () => {
     expect(out.changed).to.equal(false);
   });
 
+  it('migrates a re-rendered JSON file whose numbers come back as the same values, written differently', () => {
+    const text =
+      '{"apiVersion": "cluster.karmada.io/v1alpha1", "kind": "Cluster", "metadata": {"name": "j", "annotations": ' +
+      '{"cluster.karmada.io/health-checker": "{\\"service\\":{\\"namespace\\":\\"s\\",\\"name\\":\\"h\\"}}"}}, ' +
+      '"spec": {"syncMode": "Push", "apiEndpoint": "https://j.example.com:6443", "x": [1.0, 0.10, 1e3, -0, 1.5e-3]}}';
+    const out = run('same.json', text);
+    expect(out.errors).to.deep.equal([]);
+    expect(out.text).to.contain('"x":[1,0.1,1000,0,0.0015]');
+  });
+
   it('migrates a file whose other values survive, big numbers included, changing only the migrated lines', () => {
     const text =
       'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata:\n  big: 12345678901234567890\n---\n' +

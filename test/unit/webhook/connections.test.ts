@@ -91,6 +91,19 @@ describe('connection sweep', () => {
     expect(used.destroyed, 'no request within idleMs of the last answer').to.equal(true);
   });
 
+  it('keeps a busy connection whose requests each start and end between two sweeps', () => {
+    const socket = add();
+    for (let t = 1_000; t <= 60_000; t += 1_000) {
+      sweep.request(socket as unknown as Socket, answer(true)); // answered before the next sweep
+      at(t);
+    }
+    expect(socket.destroyed, 'closed although a request came every second').to.equal(false);
+    at(60_000 + 4_999);
+    expect(socket.destroyed).to.equal(false);
+    at(60_000 + 5_000);
+    expect(socket.destroyed, 'idle since the sweep after its last request').to.equal(true);
+  });
+
   it('counts the connections open, and forgets one that closes by itself', () => {
     const a = add();
     add();
