@@ -1,8 +1,8 @@
 // Reads the inputs of `validate` and `migrate`: files, directories (their .yaml, .yml and .json files, recursively)
 // and `-` for stdin, each split into its YAML documents (JSON is YAML), with List objects expanded.
 // Unreadable or unparsable input is an InputError that names the file and the line; so is input this reader refuses
-// to hold: a file that is not a regular file (a FIFO or a device would hang the run or fill the memory), one larger
-// than MAX_INPUT_BYTES, text that is not UTF-8, and aliases past MAX_YAML_ALIASES (an expansion bomb).
+// to hold: a FIFO or device found in a directory (it would hang the run or fill the memory; one named is read as stdin
+// is, bounded), a file larger than MAX_INPUT_BYTES, text that is not UTF-8, and aliases past MAX_YAML_ALIASES (an expansion bomb).
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { parseAllDocuments, type Document } from 'yaml';
@@ -81,11 +81,13 @@ export function expandPaths(paths: readonly string[]): { files: string[]; proble
         }
         if (childStat.isDirectory() || EXTENSIONS.has(extname(child))) visit(full, false);
       }
-    } else if (!st.isFile())
+    } else if (st.isFile() || (named && (st.isFIFO() || st.isCharacterDevice())))
+      // Named, a pipe is read as stdin is (`validate <(kubectl get clusters -o yaml)`), at most MAX_INPUT_BYTES.
+      files.push(p);
+    else
       problems.push(
         `${p}: not a regular file (a FIFO, socket or device)${named ? '' : ' in the directory'}; name files, directories, or - for stdin`,
       );
-    else files.push(p);
   };
   for (const p of paths) visit(p, true);
   return { files, problems };
@@ -144,7 +146,8 @@ export function readSource(path: string, stdin: () => Buffer | string = () => re
       const fd = openSync(path, 'r');
       try {
         const st = fstatSync(fd);
-        if (!st.isFile()) throw new InputError(`${path}: not a regular file (a FIFO, socket or device)`);
+        if (!st.isFile() && !st.isFIFO() && !st.isCharacterDevice())
+          throw new InputError(`${path}: not a regular file (a FIFO, socket or device)`);
         input = readBounded(fd);
       } finally {
         closeSync(fd);

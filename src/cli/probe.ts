@@ -75,16 +75,14 @@ function fromCluster(path: string, io: Io, probeSourceOf: typeof ProbeSourceOf):
   } catch (e) {
     throw new UsageError(`${path}: cannot read: ${messageOf(e)}`);
   }
-  let parsed;
+  let refs;
   try {
-    parsed = parseSource(path, text);
+    refs = objectsOf(parseSource(path, text));
   } catch (e) {
     if (e instanceof InputError) throw new UsageError(e.message);
     throw e;
   }
-  const objects = objectsOf(parsed)
-    .map((ref) => ref.value)
-    .filter(isObj);
+  const objects = refs.map((ref) => ref.value).filter(isObj);
   const clusters = objects.filter((o) => o.kind === 'Cluster');
   if (clusters.length === 0) throw new UsageError(`${path}: no Cluster object found (kind: Cluster)`);
   if (clusters.length > 1)

@@ -106,9 +106,10 @@ export function register(program: Command): void {
       'after',
       `
 Exit status: 0 all Clusters valid, 1 some invalid, 2 unreadable or unparsable input.
-Each unreadable input is named and every other file still checked. Documents of other kinds, and Clusters of another API group, are skipped; kind: List is
-expanded and YAML merge keys (<<) applied, as kubectl does. Refused by name: a FIFO or device, a file over ${MAX_INPUT_BYTES / 2 ** 20} MiB,
-text that is not UTF-8, more than ${MAX_YAML_ALIASES} nodes through YAML aliases.
+Each unreadable input is named and every other file still checked. Documents of other kinds, and Clusters of
+another API group, are skipped; kind: List is expanded and YAML merge keys (<<) applied, as kubectl does.
+Refused by name: a FIFO or device inside a directory (one named on the command line is read like stdin), a file
+over ${MAX_INPUT_BYTES / 2 ** 20} MiB, text that is not UTF-8, more than ${MAX_YAML_ALIASES} nodes through YAML aliases.
 
 Examples:
   cluster-probe validate clusters/
