@@ -29,7 +29,11 @@ export const YAML_PARSE_OPTIONS = { prettyErrors: true, keepSourceTokens: true, 
 
 const EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
 
-const nameOf = (path: string): string => (path === '-' ? '<stdin>' : path);
+/** How an input is named in messages: its path, or `<stdin>`. */
+export const nameOf = (path: string): string => (path === '-' ? '<stdin>' : path);
+
+/** One document of an input in messages: `file` for the first, `file#N` for document N after it. */
+export const documentLabel = (path: string, index: number): string => `${nameOf(path)}${index > 0 ? `#${index}` : ''}`;
 
 function statProblem(path: string, err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code;
@@ -184,9 +188,7 @@ export function documentValue(path: string, doc: Document.Parsed, index: number)
     return doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
   } catch (err) {
     const why = /alias count/i.test(messageOf(err)) ? ` (more than ${MAX_YAML_ALIASES} nodes through aliases)` : '';
-    throw new InputError(
-      `${nameOf(path)}${index > 0 ? `#${index}` : ''}: not valid YAML or JSON: ${messageOf(err)}${why}`,
-    );
+    throw new InputError(`${documentLabel(path, index)}: not valid YAML or JSON: ${messageOf(err)}${why}`);
   }
 }
 

@@ -48,7 +48,6 @@ Examples:
   return program;
 }
 
-/** Runs the CLI and resolves to the process exit code (2 for usage errors, as for unreadable input). */
 /**
  * A reader that went away (`cluster-probe validate dir/ | head -1`) ends the output, as SIGPIPE ends a C program: no
  * stack trace, and the exit status the command had decided.
@@ -61,6 +60,7 @@ function quietOnClosedPipe(): void {
     });
 }
 
+/** Runs the CLI and resolves to the process exit code (2 for usage errors, as for unreadable input). */
 export async function run(argv: string[]): Promise<number> {
   quietOnClosedPipe();
   const program = await buildProgram(argv);

@@ -20,10 +20,12 @@ import {
   type ProbeLocation,
 } from '../schema/index.js';
 import {
+  documentLabel,
   documentValue,
   expandPaths,
   InputError,
   isKarmadaCluster,
+  nameOf,
   objectsOf,
   parseSource,
   readSource,
@@ -31,7 +33,7 @@ import {
   type SourceFile,
 } from './documents.js';
 import { FileReplaceError, replaceFile } from './file-replace.js';
-import { changedPlainScalar } from './value-check.js';
+import { changedPlainScalar, plainScalarsOf } from './value-check.js';
 import { unescapePointerToken } from '../schema/diff.js';
 import { mergeEdit } from './line-merge.js';
 import { detectStyle, inStyle, type SourceStyle } from './source-style.js';
@@ -85,22 +87,19 @@ function holds(text: string, documents: readonly Document.Parsed[], style: Sourc
 }
 
 /** Per document, the paths each edit's patch touches (under a List item's prefix), as arrays of strings. */
-function editedPaths(edits: readonly PlannedEdit[], documents: readonly Document.Parsed[]): Map<number, string[][]> {
+function editedPaths(edits: readonly PlannedEdit[]): Map<number, string[][]> {
   const out = new Map<number, string[][]>();
   for (const edit of edits) {
-    const index = documents.indexOf(edit.doc);
-    const paths = out.get(index) ?? [];
-    for (const op of edit.patch) {
-      const tokens = op.path.split('/').slice(1).map(unescapePointerToken);
-      // An added key's parent is touched too when the parent is new (the whole annotations map, say).
-      paths.push([...edit.prefix, ...tokens]);
-    }
-    out.set(index, paths);
+    const paths = out.get(edit.index) ?? [];
+    for (const op of edit.patch) paths.push([...edit.prefix, ...op.path.split('/').slice(1).map(unescapePointerToken)]);
+    out.set(edit.index, paths);
   }
   return out;
 }
 
 interface PlannedEdit {
+  /** The document's index in its file. */
+  index: number;
   doc: Document.Parsed;
   prefix: string[];
   patch: JsonPatchOperation[];
@@ -113,12 +112,12 @@ export function migrateSource(
   options: { probeLocation: ProbeLocation; defaults: boolean },
 ): MigrateOutcome {
   const outcome: MigrateOutcome = { text: source.text, changed: false, warnings: [], errors: [] };
-  const name = source.path === '-' ? '<stdin>' : source.path;
+  const name = nameOf(source.path);
   const edits: PlannedEdit[] = [];
   for (const ref of objectsOf(source)) {
     const value = ref.value as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown } } | null;
     if (value === null || typeof value !== 'object' || value.kind !== KIND || !isKarmadaCluster(value)) continue;
-    const label = `${name}${ref.index > 0 ? `#${ref.index}` : ''}: Cluster ${JSON.stringify(value.metadata?.name ?? '')}`;
+    const label = `${documentLabel(source.path, ref.index)}: Cluster ${JSON.stringify(value.metadata?.name ?? '')}`;
     const result = migrateCluster(value, { probeLocation: options.probeLocation });
     if (result.errors.length > 0) {
       outcome.errors.push(`${label} cannot be migrated:`, ...result.errors.map((e) => `  - ${e.message}`));
@@ -128,7 +127,7 @@ export function migrateSource(
     if (patch.length === 0) continue;
     const doc = source.documents[ref.index] as Document.Parsed;
     const prefix = ref.item === undefined ? [] : ['items', String(ref.item)];
-    edits.push({ doc, prefix, patch, label, warnings: result.warnings });
+    edits.push({ index: ref.index, doc, prefix, patch, label, warnings: result.warnings });
   }
   if (edits.length === 0) return outcome;
 
@@ -140,6 +139,9 @@ export function migrateSource(
       ? [style, { ...style, yaml: { ...style.yaml, indentSeq: !style.yaml.indentSeq } }]
       : [style];
   const befores = styles.map((s) => render(source.documents, s));
+  // What every value outside the edit was written as, taken before the edit changes the documents.
+  const original = plainScalarsOf(source.documents);
+  const touched = editedPaths(edits);
   for (const edit of edits) {
     const target = PROBE_PATH[options.probeLocation];
     const done = applyToDocument(edit.doc, edit.patch, { prefix: edit.prefix, commentTarget: target });
@@ -155,8 +157,6 @@ export function migrateSource(
   }
   const body = style.bom ? source.text.slice(1) : source.text;
   let merged: string | undefined;
-  const original = parseSource(source.path, source.text).documents;
-  const touched = editedPaths(edits, source.documents);
   /** The first plain scalar outside the edit that `text` (without a BOM) writes differently, if any. */
   const rewrites = (text: string) => changedPlainScalar(original, parseSource(source.path, text).documents, touched);
   for (const [i, s] of styles.entries()) {
@@ -170,9 +170,8 @@ export function migrateSource(
     // A re-render writes values as yaml read them: refuse the file rather than round a number in it.
     const changed = rewrites(style.bom ? text.slice(1) : text);
     if (changed !== undefined) {
-      const where = `${name}${changed.document > 0 ? `#${changed.document}` : ''}`;
       outcome.errors.push(
-        `${where}: cannot be migrated without rewriting other values: the change and the file's own formatting ` +
+        `${documentLabel(source.path, changed.document)}: cannot be migrated without rewriting other values: the change and the file's own formatting ` +
           `touch the same lines, and re-rendered, ${JSON.parse(changed.path).join('.') || '(the document)'} would be ` +
           `written as ${changed.now ?? '(nothing)'} instead of ${changed.was}; move the annotation into the probe by hand`,
       );

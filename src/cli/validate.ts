@@ -5,11 +5,13 @@ import { Command, Option } from 'commander';
 import { probeLocationOption } from './probe-location-option.js';
 import { DEFAULT_DENY_CIDRS, KIND, validateCluster, type FieldError, type ProbeLocation } from '../schema/index.js';
 import {
+  documentLabel,
   expandPaths,
   InputError,
   isKarmadaCluster,
   MAX_INPUT_BYTES,
   MAX_YAML_ALIASES,
+  nameOf,
   objectsOf,
   readSource,
 } from './documents.js';
@@ -57,7 +59,7 @@ export function validateInputs(
       const result = validateCluster(ref.value, options);
       const name = typeof obj.metadata?.name === 'string' ? obj.metadata.name : '';
       run.results.push({
-        file: file === '-' ? '<stdin>' : file,
+        file: nameOf(file),
         index: ref.index,
         kind,
         name,
@@ -79,7 +81,7 @@ export function validateInputs(
 function renderText(run: ValidateRun): string {
   let out = '';
   for (const r of run.results) {
-    const where = `${r.file}${r.index > 0 ? `#${r.index}` : ''}`;
+    const where = documentLabel(r.file, r.index);
     if (r.valid) out += `${where}: Cluster "${r.name}" is valid\n`;
     else {
       out += `${where}: Cluster ${JSON.stringify(r.name)} is invalid:\n`;

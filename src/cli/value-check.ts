@@ -56,17 +56,22 @@ function isUnder(path: string, edited: readonly string[][]): boolean {
   return edited.some((prefix) => prefix.length <= parts.length && prefix.every((p, i) => parts[i] === p));
 }
 
+/** Each document's plain scalars, taken before an edit changes the documents (`before` of changedPlainScalar). */
+export function plainScalarsOf(documents: readonly Document.Parsed[]): Map<string, string>[] {
+  return documents.map(plainScalars);
+}
+
 /**
  * The first plain scalar outside `edited` (per document) that `after` writes as another value than `before`, as
  * `{document, path, was, now}`; undefined when every one is written as it was.
  */
 export function changedPlainScalar(
-  before: readonly Document.Parsed[],
+  before: readonly ReadonlyMap<string, string>[],
   after: readonly Document.Parsed[],
   edited: ReadonlyMap<number, string[][]>,
 ): { document: number; path: string; was: string; now: string | undefined } | undefined {
   for (let i = 0; i < before.length; i++) {
-    const was = plainScalars(before[i] as Document.Parsed);
+    const was = before[i] as ReadonlyMap<string, string>;
     const now = after[i] !== undefined ? plainScalars(after[i] as Document.Parsed) : new Map<string, string>();
     const skip = edited.get(i) ?? [];
     for (const [path, text] of was) {
