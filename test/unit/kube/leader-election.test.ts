@@ -45,20 +45,30 @@ class StallingLeases implements KubeApi {
 const log = { info: () => undefined, warn: () => undefined };
 const TIMING = { leaseDurationMs: 1_500, renewDeadlineMs: 1_000, retryPeriodMs: 100 };
 
-async function leaderFor(api: KubeApi): Promise<{ elector: LeaderElector; lostAt: () => number; renewedAt: number }> {
-  let lost = 0;
-  let started = 0;
+/** A started elector for Lease ns/lease as `me`, on TIMING. */
+function electorOn(api: KubeApi, onStartedLeading = (): void => undefined, onStoppedLeading = (): void => undefined) {
   const elector = new LeaderElector({
     api,
     namespace: 'ns',
     name: 'lease',
     identity: 'me',
     ...TIMING,
-    onStartedLeading: () => (started = performance.now()),
-    onStoppedLeading: () => (lost = performance.now()),
+    onStartedLeading,
+    onStoppedLeading,
     log,
   });
   elector.start();
+  return elector;
+}
+
+async function leaderFor(api: KubeApi): Promise<{ elector: LeaderElector; lostAt: () => number; renewedAt: number }> {
+  let lost = 0;
+  let started = 0;
+  const elector = electorOn(
+    api,
+    () => (started = performance.now()),
+    () => (lost = performance.now()),
+  );
   const deadline = Date.now() + 2_000;
   while (!elector.isLeader && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
   expect(elector.isLeader, 'became leader').to.equal(true);
@@ -93,17 +103,7 @@ describe('leader election against a Lease API that stalls', function () {
         metadata: { name: 'lease', namespace: 'ns', resourceVersion: '1' },
         spec: { holderIdentity: 'other', leaseDurationSeconds, renewTime: new Date().toISOString() },
       };
-      const elector = new LeaderElector({
-        api,
-        namespace: 'ns',
-        name: 'lease',
-        identity: 'me',
-        ...TIMING,
-        onStartedLeading: () => undefined,
-        onStoppedLeading: () => undefined,
-        log,
-      });
-      elector.start();
+      const elector = electorOn(api);
       await new Promise((r) => setTimeout(r, 500));
       expect(elector.isLeader, `leaseDurationSeconds ${String(leaseDurationSeconds)}`).to.equal(false);
       await elector.stop(false);
