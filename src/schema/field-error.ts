@@ -176,9 +176,13 @@ export function append<T>(errors: T[], more: readonly T[]): void {
   for (let i = 0; i < more.length; i++) errors.push(more[i] as T);
 }
 
-/** The apiserver's Invalid status message: `Cluster "name" is invalid: <e>` or `... is invalid: [<e1>, <e2>]`. */
-export function formatInvalid(kind: string, name: string, errors: readonly FieldError[]): string {
+/**
+ * The apiserver's Invalid status message: `Cluster "name" is invalid: <e>` or `... is invalid: [<e1>, <e2>]`; with
+ * `more` errors left out of `errors`, `[<e1>, ..., and N more errors]`.
+ */
+export function formatInvalid(kind: string, name: string, errors: readonly FieldError[], more = 0): string {
   const list = errors.map((e) => e.message);
+  if (more > 0) list.push(`and ${more} more errors`);
   const body = list.length === 1 ? list[0] : `[${list.join(', ')}]`;
   return `${kind} ${quote(name)} is invalid: ${body}`;
 }

@@ -87,9 +87,7 @@ function clipError(e: FieldError): FieldError {
 export function invalidResponse(name: string, errors: FieldError[]): Omit<AdmissionResponse, 'uid'> {
   const more = errors.length - MAX_DENIAL_ERRORS;
   const shown = (more > 0 ? errors.slice(0, MAX_DENIAL_ERRORS) : errors).map(clipError);
-  const listed = formatInvalid(KIND, name, shown);
-  // More than one error: the message ends with the list's `]`, inside which the count goes.
-  const message = more > 0 ? `${listed.slice(0, -1)}, and ${more} more errors]` : listed;
+  const message = formatInvalid(KIND, name, shown, Math.max(0, more));
   return {
     allowed: false,
     status: {
