@@ -8,7 +8,7 @@
 // --in-cluster's Kubernetes client (src/kube) is loaded only for --in-cluster: migrating files never needs it.
 import { isDeepStrictEqual } from 'node:util';
 import { Command } from 'commander';
-import { probeLocationOption } from './probe-location-option.js';
+import { AUTO, probeLocationOptionWithAuto, type ProbeLocationChoice } from './probe-location-option.js';
 import { parseAllDocuments, type Document } from 'yaml';
 import {
   defaultCluster,
@@ -262,42 +262,73 @@ export function runMigrate(paths: readonly string[], options: RunOptions): numbe
 
 interface MigrateFlags {
   write?: boolean;
-  probeLocation: ProbeLocation;
+  probeLocation?: ProbeLocationChoice;
   defaults?: boolean;
   inCluster?: boolean;
   kubeconfig?: string;
   dryRun?: boolean;
+  continueOnError?: boolean;
+  backup?: string;
+  restore?: string;
+}
+
+const sayError = (line: string) => process.stderr.write(`cluster-probe migrate: ${line}\n`);
+
+/** The client for --kubeconfig, or undefined after saying why not. */
+async function clientFor(kubeconfig: string | undefined) {
+  const { KubeClient, loadKubeConfig } = await import('../kube/index.js');
+  try {
+    const kc = loadKubeConfig(kubeconfig);
+    return { api: new KubeClient(kc), server: kc.getCurrentCluster()?.server };
+  } catch (err) {
+    sayError(`cannot load the kubeconfig${kubeconfig ? ` ${kubeconfig}` : ''}: ${messageOf(err)}`);
+    return undefined;
+  }
 }
 
 async function runInCluster(paths: readonly string[], opts: MigrateFlags): Promise<number> {
-  const say = (line: string) => process.stderr.write(`cluster-probe migrate: ${line}\n`);
   if (paths.length > 0 || opts.write || opts.defaults) {
-    say('--in-cluster takes no files, --write or --defaults (the live objects are patched; the webhook defaults)');
+    sayError('--in-cluster takes no files, --write or --defaults (the live objects are patched; the webhook defaults)');
     return 2;
   }
-  const [{ KubeClient, loadKubeConfig }, { migrateInCluster, summaryLine }] = await Promise.all([
-    import('../kube/index.js'),
+  const [client, { runMigrateInCluster }] = await Promise.all([
+    clientFor(opts.kubeconfig),
     import('./migrate-in-cluster.js'),
   ]);
-  let api;
-  try {
-    api = new KubeClient(loadKubeConfig(opts.kubeconfig));
-  } catch (err) {
-    say(`cannot load the kubeconfig${opts.kubeconfig ? ` ${opts.kubeconfig}` : ''}: ${messageOf(err)}`);
+  if (client === undefined) return 2;
+  return runMigrateInCluster(client.api, {
+    probeLocation: opts.probeLocation ?? AUTO,
+    dryRun: opts.dryRun === true,
+    continueOnError: opts.continueOnError === true,
+    ...(opts.backup !== undefined ? { backup: opts.backup } : {}),
+    ...(client.server !== undefined ? { server: client.server } : {}),
+    out: (line) => process.stdout.write(`${line}\n`),
+    note: sayError,
+  });
+}
+
+async function runRestore(paths: readonly string[], opts: MigrateFlags, file: string): Promise<number> {
+  if (paths.length > 0 || opts.write || opts.defaults || opts.inCluster || opts.dryRun || opts.backup !== undefined) {
+    sayError('--restore takes only the backup file and --kubeconfig');
     return 2;
   }
-  let summary;
+  const { readBackup, restoreBackup, BackupError } = await import('./migrate-backup.js');
+  let backup;
   try {
-    summary = await migrateInCluster(api, {
-      probeLocation: opts.probeLocation,
-      dryRun: opts.dryRun === true,
-      out: (line) => process.stdout.write(`${line}\n`),
-    });
+    backup = readBackup(file);
   } catch (err) {
-    say(`cannot list Clusters: ${messageOf(err)}`);
+    if (!(err instanceof BackupError)) throw err;
+    sayError(err.message);
     return 2;
   }
-  process.stdout.write(`${summaryLine(summary, opts.dryRun === true)}\n`);
+  const client = await clientFor(opts.kubeconfig);
+  if (client === undefined) return 2;
+  if (backup.server !== undefined && client.server !== undefined && backup.server !== client.server)
+    sayError(`note: the backup was taken from ${backup.server}; restoring to ${client.server}`);
+  const summary = await restoreBackup(client.api, backup, file, (line) => process.stdout.write(`${line}\n`));
+  process.stdout.write(
+    `${summary.clusters} Cluster${summary.clusters === 1 ? '' : 's'}: ${summary.restored} restored, ${summary.failed} failed\n`,
+  );
   return summary.failed > 0 ? 1 : 0;
 }
 
@@ -312,14 +343,32 @@ export function register(program: Command): void {
     .option(
       '--in-cluster',
       'migrate the live Clusters of the control plane of --kubeconfig instead of files (on stock Karmada no webhook ' +
-        'does it; use --probe-location annotation there)',
+        'does it); the probe goes where the apiserver can store it',
     )
     .option(
       '--kubeconfig <path>',
-      'with --in-cluster: the kubeconfig of karmada-apiserver (default: KUBECONFIG, ~/.kube/config)',
+      'with --in-cluster or --restore: the kubeconfig of karmada-apiserver (default: KUBECONFIG, ~/.kube/config)',
     )
-    .option('--dry-run', 'with --in-cluster: show each change (checked by the apiserver with dryRun=All), store none')
-    .addOption(probeLocationOption('where the probe goes'))
+    .option(
+      '--dry-run',
+      'with --in-cluster: show what the apiserver would store for each change (dryRun=All), store none',
+    )
+    .addOption(
+      probeLocationOptionWithAuto(
+        'where the probe goes (default: auto with --in-cluster: the field where the apiserver stores it, else the ' +
+          'annotation; field for files)',
+      ),
+    )
+    .option(
+      '--continue-on-error',
+      'with --in-cluster: write the Clusters whose dry run passed even when another would not be stored as migrated',
+    )
+    .option(
+      '--backup <file>',
+      'with --in-cluster: where to write what was read before any change (default: ' +
+        '$XDG_STATE_HOME/karmada-cluster-probe/migrate-<time>.json, or under ~/.local/state)',
+    )
+    .option('--restore <file>', 'put back what a migrate --in-cluster backup holds, on Clusters not changed since')
     .option('--defaults', 'also fill in the probe defaults (the webhook does this on apply)')
     .addHelpText(
       'after',
@@ -339,26 +388,53 @@ other files are still migrated.
 Exit status: 0 done (or nothing to do), 1 some Cluster cannot be migrated or some file cannot be written (each left
 untouched, the others done), 2 unreadable or unparsable input.
 
---in-cluster reads every Cluster from the apiserver, migrates it exactly as the files are migrated, and writes it
-back with one JSON Patch that first tests the resourceVersion it read: a Cluster written by someone else in between
-is read again (3 attempts), never overwritten. Only the probe and the legacy annotation change. A Cluster that
-cannot be migrated is reported and left as it is; the last line sums up. Exit 0 done, 1 some Cluster failed,
-2 the apiserver cannot be reached.
+--in-cluster first asks the apiserver where a probe can be stored (the OpenAPI of Cluster, the APIService
+v1alpha1.cluster.karmada.io): karmada-aggregated-apiserver drops spec.livenessProbe while answering 200, so there
+--probe-location auto (the default) takes the annotation cluster.karmada.io/liveness-probe and --probe-location
+field is refused before anything is written; where discovery is forbidden auto takes the annotation, and says so.
+Each Cluster is read, migrated exactly as the files are, and turned into one JSON Patch that first tests the
+resourceVersion it read. That patch is sent with dryRun=All first: a Cluster whose answer is not what the migration
+means to store (the probe dropped, a value changed) is not written and counts as failed, and if any Cluster fails
+so, none is written unless --continue-on-error. Then what was read is saved to the backup file (mode 0600, path
+printed; a backup that cannot be written stops the run), the patch is sent for real, the answer is compared again,
+and the resourceVersion of the write is recorded in the backup. A Cluster written by someone else in between is
+read again (3 attempts), never overwritten. Only the probe and the legacy annotation change. Exit 0 done, 1 some
+Cluster failed, 2 refused before any write (a location the apiserver cannot store, no backup, no apiserver).
+
+--restore FILE puts back the annotations and fields the backup holds, each Cluster with the resourceVersion of the
+migration's write as its precondition: a Cluster changed since is reported and left alone. Exit 0 all restored,
+1 some not, 2 the file is not a backup (or larger than 64 MiB).
 
 Examples:
   cluster-probe migrate member.yaml                 # print the migrated YAML
-  cluster-probe migrate --in-cluster --probe-location annotation --kubeconfig karmada.config --dry-run
-  cluster-probe migrate --in-cluster --probe-location annotation --kubeconfig karmada.config
+  cluster-probe migrate --in-cluster --kubeconfig karmada.config --dry-run
+  cluster-probe migrate --in-cluster --kubeconfig karmada.config
+  cluster-probe migrate --in-cluster --kubeconfig karmada.config --backup before-migrate.json
+  cluster-probe migrate --restore before-migrate.json --kubeconfig karmada.config
   cluster-probe migrate --write clusters/           # rewrite every Cluster file in place
   cluster-probe migrate --probe-location annotation member.yaml`,
     )
     .action(async (paths: string[], opts: MigrateFlags) => {
+      if (opts.restore !== undefined) {
+        process.exitCode = await runRestore(paths, opts, opts.restore);
+        return;
+      }
       if (opts.inCluster) {
         process.exitCode = await runInCluster(paths, opts);
         return;
       }
-      if (opts.dryRun || opts.kubeconfig !== undefined) {
-        process.stderr.write('cluster-probe migrate: --dry-run and --kubeconfig go with --in-cluster\n');
+      if (opts.dryRun || opts.kubeconfig !== undefined || opts.continueOnError || opts.backup !== undefined) {
+        process.stderr.write(
+          'cluster-probe migrate: --dry-run, --kubeconfig, --continue-on-error and --backup go with --in-cluster\n',
+        );
+        process.exitCode = 2;
+        return;
+      }
+      if (opts.probeLocation === AUTO) {
+        process.stderr.write(
+          'cluster-probe migrate: --probe-location auto asks an apiserver (--in-cluster); for files pass field or ' +
+            'annotation\n',
+        );
         process.exitCode = 2;
         return;
       }
@@ -369,7 +445,7 @@ Examples:
       }
       process.exitCode = runMigrate(paths, {
         write: opts.write === true,
-        probeLocation: opts.probeLocation,
+        probeLocation: opts.probeLocation ?? 'field',
         defaults: opts.defaults === true,
       });
     });

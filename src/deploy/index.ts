@@ -35,3 +35,10 @@ export {
   type ApiRequester,
   type GuardTarget,
 } from './karmada-guard.js';
+export {
+  CLUSTER_OPENAPI_PATH,
+  discoverProbeStorage,
+  fieldInOpenApi,
+  probeStorageOf,
+  type ProbeStorage,
+} from './probe-storage.js';

@@ -42,7 +42,8 @@ function groupOfName(name: string | undefined): string | undefined {
   return name !== undefined && dot > 0 ? name.slice(dot + 1) : undefined;
 }
 
-function describe(item: APIServiceLike): string {
+/** `APIService v1alpha1.cluster.karmada.io is served by the aggregated apiserver behind Service ns/name:port`. */
+export function describeApiService(item: APIServiceLike): string {
   const s = item.spec?.service;
   const where = s ? `${s.namespace ?? '?'}/${s.name ?? '?'}${s.port !== undefined ? `:${s.port}` : ''}` : 'local';
   return `APIService ${item.metadata?.name ?? '(unnamed)'} is served by the aggregated apiserver behind Service ${where}`;
@@ -58,7 +59,7 @@ export function karmadaControlPlaneRefusal(items: readonly APIServiceLike[], ser
   return [
     `refusing to install the Cluster CRD (${PLURAL}.${GROUP}): ` +
       `${server ? `the apiserver at ${server}` : 'this apiserver'} is a Karmada control plane.`,
-    ...aggregated.map((item) => `  ${describe(item)}.`),
+    ...aggregated.map((item) => `  ${describeApiService(item)}.`),
     `A CRD for the same group and resource would shadow Karmada's Cluster API, and deleting it would delete every ` +
       `member Cluster (and Karmada would then remove their workloads).`,
     `On Karmada install manifests/ (= manifests/karmada-apiserver/, no CRD) there and manifests/host/ in the host ` +
@@ -77,7 +78,8 @@ export class KarmadaControlPlaneError extends Error {
   }
 }
 
-function statusOf(err: unknown): number | undefined {
+/** The HTTP status of a client's error (client-node's `code`, our client's `status`), if it has one. */
+export function statusOf(err: unknown): number | undefined {
   if (typeof err !== 'object' || err === null) return undefined;
   const e = err as { status?: unknown; code?: unknown; statusCode?: unknown };
   for (const v of [e.status, e.code, e.statusCode]) if (typeof v === 'number') return v;
