@@ -16,3 +16,4 @@ export {
   type TimingField,
 } from './generated/probe-facts.js';
 export type * from './generated/types.js';
+export { DISRUPTION_DEFAULTS, WITHHELD_REASONS, type WithheldReason } from './disruption.js';

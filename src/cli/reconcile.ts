@@ -8,6 +8,8 @@ import { collectCidr } from './cidr-option.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Logger } from 'pino';
 import { TAINT_EFFECTS, type TaintEffectOption } from '../reconciler/desired-state.js';
+import { DISRUPTION_DEFAULTS } from '../api/disruption.js';
+import { parseCeiling, parseFailureDomain, type Ceiling, type FailureDomainMode } from '../reconciler/disruption.js';
 
 interface ReconcileFlags {
   kubeconfig?: string;
@@ -32,6 +34,44 @@ interface ReconcileFlags {
   kubeApiBurst: number;
   logLevel: string;
   denyCidr?: string[];
+  disruptionGuard: boolean;
+  failureDomain: FailureDomainMode;
+  unhealthyDomainThreshold: number;
+  largeDomainSize: number;
+  partialDisruptionRate: number;
+  maxUnhealthy: Ceiling;
+  sentinel?: string[];
+  sentinelPeriod: number;
+  sentinelTimeout: number;
+}
+
+function wrap<T>(parse: (value: string) => T): (value: string) => T {
+  return (value) => {
+    try {
+      return parse(value);
+    } catch (err) {
+      throw new InvalidArgumentError(err instanceof Error ? err.message : String(err));
+    }
+  };
+}
+
+function ratio(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || n > 1) throw new InvalidArgumentError('must be a number above 0 and at most 1');
+  return n;
+}
+
+function rate(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 1000)
+    throw new InvalidArgumentError('must be a number of verdicts a second between 0 and 1000');
+  return n;
+}
+
+function bool(value: string): boolean {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new InvalidArgumentError(`must be true or false, not "${value}"`);
 }
 
 function integer(min: number, max: number) {
@@ -79,12 +119,28 @@ Condition-only mode (--taint-effect None):
   taint and removes it on Healthy=True. Switching an installation to None leaves any taint it added earlier in place
   (a ClusterTaintPolicy for the same key and effect takes it over).
 
+When the prober is the thing that broke (the disruption guard, on by default):
+  A failure verdict moves workloads for the whole federation, so it is first checked against the fleet, from the
+  latest raw probe results. Every Cluster this replica judges failing at once (from two up), or a --sentinel
+  failing: the prober blames itself, adds no taint, lifts the taints it added, and writes Healthy=Unknown, reason
+  ProberDisrupted; on recovery every Cluster needs a fresh run of failures before a new taint. More Clusters failing
+  than --max-unhealthy: new verdicts are held (TooManyUnhealthy). A partially disrupted failure domain (at least
+  --unhealthy-domain-threshold of it, and more than 2, failing): evicting verdicts (NoExecute, or None where a
+  ClusterTaintPolicy may make one) at --partial-disruption-rate, none in a domain smaller than --large-domain-size
+  (DomainPartiallyDisrupted); NoSchedule taints are not held there. A fully failed domain while others are healthy
+  is tainted at once. --disruption-guard=false writes every verdict at once: a broken network, DNS or credentials on
+  the prober's side then taints every Cluster. See docs/reconciler.md.
+
 Examples:
   # On Karmada, in the host cluster, karmada-apiserver's kubeconfig mounted from a Secret
   cluster-probe reconcile --kubeconfig /etc/karmada/config/karmada.config --leader-elect --metrics-host 0.0.0.0
 
   # Condition only: a ClusterTaintPolicy owns the taint
   cluster-probe reconcile --kubeconfig /etc/karmada/config/karmada.config --taint-effect None
+
+  # Failure domains from a label, a sentinel outside every member, at most 10 Clusters tainted at once
+  cluster-probe reconcile --failure-domain label=topology.kubernetes.io/region \
+    --sentinel https://status.example.com/healthz --max-unhealthy 10
 
   # Pull mode: an agent inside the member for its one Cluster
   cluster-probe reconcile --kubeconfig /etc/karmada/config/karmada.config --cluster-name member1
@@ -111,6 +167,16 @@ async function runReconcile(flags: ReconcileFlags): Promise<void> {
     import('../reconciler/index.js'),
   ]);
   const identity = flags.identity ?? `${hostname()}_${process.pid}`;
+  const { sentinelProbe } = await import('../reconciler/sentinels.js');
+  for (const url of flags.sentinel ?? []) {
+    try {
+      sentinelProbe(url, flags.sentinelPeriod, flags.sentinelTimeout);
+    } catch (err) {
+      throw new InvalidArgumentError(`--sentinel: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  if (!flags.disruptionGuard && (flags.sentinel ?? []).length > 0)
+    throw new InvalidArgumentError('--sentinel needs the disruption guard (--disruption-guard=true)');
   let kubeConfig;
   try {
     kubeConfig = loadKubeConfig(flags.kubeconfig);
@@ -131,6 +197,20 @@ async function runReconcile(flags: ReconcileFlags): Promise<void> {
     identity,
     log,
     metrics,
+    disruption: flags.disruptionGuard
+      ? {
+          mode: flags.failureDomain,
+          thresholds: {
+            unhealthyDomainThreshold: flags.unhealthyDomainThreshold,
+            largeDomainSize: flags.largeDomainSize,
+            maxUnhealthy: flags.maxUnhealthy,
+          },
+          partialDisruptionRate: flags.partialDisruptionRate,
+          sentinels: flags.sentinel ?? [],
+          sentinelPeriodSeconds: flags.sentinelPeriod,
+          sentinelTimeoutSeconds: flags.sentinelTimeout,
+        }
+      : false,
     probeConcurrency: flags.probeConcurrency,
     writeConcurrency: flags.writeConcurrency,
     resyncMs: flags.resync * 1000,
@@ -252,6 +332,59 @@ export function register(program: Command): void {
       '--deny-cidr <cidr>',
       `address range probes may never connect to, checked after DNS; repeatable, replaces the default (${DEFAULT_DENY_LIST.join(', ')})`,
       collectCidr,
+    )
+    .option(
+      '--disruption-guard <bool>',
+      'true: withhold failure verdicts when the prober itself looks broken, or too many Clusters fail at once; false: write every verdict at once',
+      bool,
+      DISRUPTION_DEFAULTS.enabled,
+    )
+    .option(
+      '--failure-domain <mode>',
+      'how Clusters are grouped into failure domains: topology (spec.region, then spec.zones or spec.zone), region, label=KEY, or none (one domain)',
+      wrap(parseFailureDomain),
+      parseFailureDomain(DISRUPTION_DEFAULTS.failureDomain),
+    )
+    .option(
+      '--unhealthy-domain-threshold <ratio>',
+      'share of a domain failing (with more than 2 failing) that makes it partially disrupted',
+      ratio,
+      DISRUPTION_DEFAULTS.unhealthyDomainThreshold,
+    )
+    .option(
+      '--large-domain-size <n>',
+      'a partially disrupted domain with fewer judged Clusters gets no evicting verdict at all',
+      integer(1, 1_000_000),
+      DISRUPTION_DEFAULTS.largeDomainSize,
+    )
+    .option(
+      '--partial-disruption-rate <per-second>',
+      'evicting verdicts a second in a large, partially disrupted domain',
+      rate,
+      DISRUPTION_DEFAULTS.partialDisruptionRate,
+    )
+    .option(
+      '--max-unhealthy <n|percent>',
+      `most Clusters failing fleet-wide (a count, or a percentage of those judged) before new verdicts are held (default ${DISRUPTION_DEFAULTS.maxUnhealthy})`,
+      wrap(parseCeiling),
+      parseCeiling(DISRUPTION_DEFAULTS.maxUnhealthy),
+    )
+    .option(
+      '--sentinel <url>',
+      'a target outside every member that must always answer (http://, https://, tcp://HOST:PORT); when it fails, no verdict is written; repeatable',
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    )
+    .option(
+      '--sentinel-period <seconds>',
+      'how often sentinels are probed',
+      seconds(1, 3600),
+      DISRUPTION_DEFAULTS.sentinelPeriodSeconds,
+    )
+    .option(
+      '--sentinel-timeout <seconds>',
+      'timeout of a sentinel probe',
+      seconds(1, 600),
+      DISRUPTION_DEFAULTS.sentinelTimeoutSeconds,
     )
     .addOption(
       new Option('--log-level <level>', 'log level').choices(['debug', 'info', 'warn', 'error']).default('info'),

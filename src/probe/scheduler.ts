@@ -258,8 +258,9 @@ export class ProbeScheduler {
     if (this.live(t)) {
       const now = this.clock.now();
       const transition = t.worker.observe(result, now);
-      if (transition !== undefined) this.options.onTransition?.(t.key, transition);
+      // The result first: whoever a transition wakes sees the result that made it.
       this.options.onResult?.(t.key, result, t.worker.state);
+      if (transition !== undefined) this.options.onTransition?.(t.key, transition);
       t.due = t.worker.nextDueAt(t.due, now);
       this.schedule(t);
     } else {

@@ -5,6 +5,7 @@
 import type { Cluster } from '../schema/index.js';
 import type { ClusterWriter } from './cluster-writer.js';
 import type { ProbeWorkers } from './probe-workers.js';
+import type { DisruptionGuard } from './disruption-guard.js';
 
 export interface ClusterReconcilerOptions {
   /** The cached Cluster by name (the informer's), undefined once it is gone. */
@@ -13,6 +14,8 @@ export interface ClusterReconcilerOptions {
   owns: (cluster: Cluster) => boolean;
   workers: ProbeWorkers;
   writer: ClusterWriter;
+  /** Holds back failure verdicts the fleet's state does not allow (absent: every verdict is written). */
+  guard?: DisruptionGuard;
   /** Queues the Cluster again, behind every transition and every Cluster queued now (the controller's work queue). */
   requeue: (name: string) => void;
 }
@@ -41,10 +44,13 @@ export class ClusterReconciler {
     // 1. The worker matches the probe the Cluster carries now (started, replaced, stopped; none when invalid).
     workers.ensure(cached);
     // 2. Desired: what the probe says (or: no probe, an invalid probe, no result yet).
-    const desired = workers.desired(name);
-    if (desired === undefined || desired.kind === 'keep') return;
+    const probed = workers.desired(name);
+    if (probed === undefined || probed.kind === 'keep') return;
     // 3. Current: the cache, or our own newer write while the cache is behind it (so we never write twice).
     const current = this.current(name, cached);
+    // 3a. The fleet's say: a failure verdict the disruption guard does not allow now is withheld or waits.
+    const desired = this.options.guard?.adjust(name, probed, current.cluster) ?? probed;
+    if (desired.kind === 'keep') return;
     // 4. The difference, written. A taint that changes is written alone, and the Cluster goes to the back of the queue
     //    for its condition and Event: in a mass failure every failing Cluster's taint (what stops the scheduler) is
     //    written before any condition, and a reconcile holds a slot for one request, not three.

@@ -3,6 +3,7 @@
 // Pure: no I/O, no clock (the caller hands `now` in). Only the Healthy condition and our taint key are ever touched.
 import { UNHEALTHY_TAINT_KEY, type Cluster, type Condition, type Taint } from '../schema/index.js';
 import type { ProbeOutcome, WorkerState } from '../probe/index.js';
+import { WITHHELD_REASONS } from '../api/disruption.js';
 
 export const HEALTHY_CONDITION = 'Healthy';
 export const TAINT_EFFECTS = ['NoSchedule', 'NoExecute', 'none'] as const;
@@ -15,7 +16,8 @@ export const REASONS: Readonly<Record<ProbeOutcome, string>> = Object.freeze({
 });
 /** Unknown: a probe that fails validation is never run, so it says nothing about the cluster. */
 export const INVALID_PROBE_REASON = 'InvalidLivenessProbe';
-const OUR_REASONS = new Set([...Object.values(REASONS), INVALID_PROBE_REASON]);
+const WITHHELD = new Set<string>(Object.values(WITHHELD_REASONS));
+const OUR_REASONS = new Set([...Object.values(REASONS), INVALID_PROBE_REASON, ...WITHHELD]);
 const STATUS: Readonly<Record<ProbeOutcome, Condition['status']>> = {
   success: 'True',
   failure: 'False',
@@ -26,12 +28,14 @@ const STATUS: Readonly<Record<ProbeOutcome, Condition['status']>> = {
  * keep: no result yet, no opinion (a restart must not rewrite what is there). absent: the Cluster has no probe (or is
  * not ours to probe any more): our condition and taint go. state: the probe's current state and the message of the
  * result that made it so. invalid: the probe fails validation and is never run; the message lists the field errors.
+ * withheld: the probe fails, but the disruption guard withholds the verdict (Unknown with the guard's reason).
  */
 export type Desired =
   | { kind: 'keep' }
   | { kind: 'absent' }
   | { kind: 'state'; state: ProbeOutcome; message: string }
-  | { kind: 'invalid'; message: string };
+  | { kind: 'invalid'; message: string }
+  | { kind: 'withheld'; reason: string; message: string };
 
 /** Kubernetes' RFC 3339 timestamps carry whole seconds. */
 export function rfc3339(ms: number): string {
@@ -41,7 +45,8 @@ export function rfc3339(ms: number): string {
 /** The worker state a Cluster's current Healthy condition stands for, so a restarted reconciler resumes from it. */
 export function stateFromConditions(conditions: readonly Condition[] | undefined): WorkerState {
   const c = conditions?.find((x) => x.type === HEALTHY_CONDITION);
-  if (c === undefined || !OUR_REASONS.has(c.reason)) return 'unknown';
+  // A withheld verdict is no state of the probe: the worker counts afresh (and the guard decides again).
+  if (c === undefined || !OUR_REASONS.has(c.reason) || WITHHELD.has(c.reason)) return 'unknown';
   if (c.status === 'True') return 'success';
   if (c.status === 'False') return 'failure';
   return 'error';
@@ -50,12 +55,21 @@ export function stateFromConditions(conditions: readonly Condition[] | undefined
 /** The status and reason a desired state (other than keep and absent) is written with. */
 function verdictOf(desired: Extract<Desired, { message: string }>): { status: Condition['status']; reason: string } {
   if (desired.kind === 'invalid') return { status: 'Unknown', reason: INVALID_PROBE_REASON };
+  if (desired.kind === 'withheld') return { status: 'Unknown', reason: desired.reason };
   return { status: STATUS[desired.state], reason: REASONS[desired.state] };
 }
 
-export function conditionFor(state: ProbeOutcome | 'invalid', message: string, lastTransitionTime: string): Condition {
+export function conditionFor(
+  state: ProbeOutcome | 'invalid' | { withheld: string },
+  message: string,
+  lastTransitionTime: string,
+): Condition {
   const { status, reason } = verdictOf(
-    state === 'invalid' ? { kind: 'invalid', message } : { kind: 'state', state, message },
+    state === 'invalid'
+      ? { kind: 'invalid', message }
+      : typeof state === 'object'
+        ? { kind: 'withheld', reason: state.withheld, message }
+        : { kind: 'state', state, message },
   );
   return {
     type: HEALTHY_CONDITION,
@@ -94,7 +108,7 @@ export function planConditions(
   }
   const { status, reason } = verdictOf(desired);
   const to = conditionFor(
-    desired.kind === 'invalid' ? 'invalid' : desired.state,
+    desired.kind === 'invalid' ? 'invalid' : desired.kind === 'withheld' ? { withheld: desired.reason } : desired.state,
     desired.message,
     existing !== undefined && existing.status === status ? existing.lastTransitionTime : rfc3339(nowMs),
   );
@@ -167,11 +181,13 @@ export function eventFor(change: StatusChange): { type: 'Normal' | 'Warning'; re
   const verb =
     to.reason === INVALID_PROBE_REASON
       ? 'liveness probe is invalid and is not run'
-      : to.status === 'True'
-        ? 'liveness probe succeeded'
-        : to.status === 'False'
-          ? 'liveness probe failed'
-          : 'liveness probe cannot run';
+      : WITHHELD.has(to.reason)
+        ? 'liveness probe failed'
+        : to.status === 'True'
+          ? 'liveness probe succeeded'
+          : to.status === 'False'
+            ? 'liveness probe failed'
+            : 'liveness probe cannot run';
   return {
     type: to.status === 'True' ? 'Normal' : 'Warning',
     reason: to.reason,

@@ -1,7 +1,7 @@
 // The controller that drives the reconcile (as controller-runtime's controller drives a Reconciler): wiring only. The
 // Cluster informer, the probe workers' transitions and every relist queue a Cluster's name on a keyed work queue, and
 // the queue calls ClusterReconciler.reconcile(name) (cluster-reconciler.ts), where every decision about a Cluster is.
-import type { Clock, WorkerState } from '../probe/index.js';
+import { RealClock, type Clock, type WorkerState } from '../probe/index.js';
 import { Informer } from '../kube/informer.js';
 import type { KubeApi } from '../kube/client.js';
 import { WorkQueue, type QueuePriority } from '../kube/work-queue.js';
@@ -13,6 +13,22 @@ import type { ReconcilerMetrics } from './metrics.js';
 import { ProbeWorkers } from './probe-workers.js';
 import { SecretStore } from './secret-store.js';
 import { ownsCluster, type Shard } from './shard.js';
+import { DisruptionGuard } from './disruption-guard.js';
+import { DEFAULT_THRESHOLDS, type FailureDomainMode, type GuardThresholds } from './disruption.js';
+import { Sentinels } from './sentinels.js';
+import { DISRUPTION_DEFAULTS } from '../api/disruption.js';
+
+/** The disruption guard's settings (docs/reconciler.md, "When the prober is the thing that broke"). */
+export interface DisruptionOptions {
+  mode?: FailureDomainMode;
+  thresholds?: Partial<GuardThresholds>;
+  partialDisruptionRate?: number;
+  /** Targets outside every member that must always answer (URLs: http, https, tcp). */
+  sentinels?: readonly string[];
+  sentinelPeriodSeconds?: number;
+  sentinelTimeoutSeconds?: number;
+  tickMs?: number;
+}
 
 export interface ManagerLog {
   info(obj: object, msg: string): void;
@@ -41,6 +57,8 @@ export interface ManagerOptions {
   denyList?: readonly string[];
   /** How long a probe waits for the Secret list before it reports the credentials unavailable. */
   credentialsWaitMs?: number;
+  /** The disruption guard: on with the defaults when absent; `false` turns it off (every verdict written at once). */
+  disruption?: DisruptionOptions | false;
 }
 
 /**
@@ -65,6 +83,8 @@ export class ClusterManager {
   private readonly secrets: SecretStore;
   private readonly probes: ProbeWorkers;
   private readonly reconciler: ClusterReconciler;
+  readonly guard: DisruptionGuard | undefined;
+  private readonly sentinels: Sentinels | undefined;
   private stopped = false;
 
   constructor(private readonly options: ManagerOptions) {
@@ -91,7 +111,35 @@ export class ClusterManager {
       onRestart: watchRestarted('secrets'),
       onHandlerError: (err) => log.warn({ resource: 'secrets', err: messageOf(err) }, 'informer handler failed'),
     });
+    const d = options.disruption;
+    if (d !== false) {
+      const clock = options.clock ?? new RealClock();
+      this.guard = new DisruptionGuard({
+        mode: d?.mode ?? { kind: 'topology' },
+        thresholds: { ...DEFAULT_THRESHOLDS, ...d?.thresholds },
+        partialDisruptionRate: d?.partialDisruptionRate ?? DISRUPTION_DEFAULTS.partialDisruptionRate,
+        taintEffect: options.taintEffect,
+        clock,
+        metrics,
+        log,
+        others: () => this.informer.list().filter((c) => !this.owns(c)),
+        get: (name) => this.informer.get(name),
+        stateOf: (name) => this.probes.stateOf(name),
+        requeue: (name) => this.enqueue(name, 'high'),
+        ...(d?.tickMs !== undefined ? { tickMs: d.tickMs } : {}),
+      });
+      if (d?.sentinels !== undefined && d.sentinels.length > 0)
+        this.sentinels = new Sentinels({
+          urls: d.sentinels,
+          periodSeconds: d.sentinelPeriodSeconds ?? DISRUPTION_DEFAULTS.sentinelPeriodSeconds,
+          timeoutSeconds: d.sentinelTimeoutSeconds ?? DISRUPTION_DEFAULTS.sentinelTimeoutSeconds,
+          guard: this.guard,
+          clock,
+          ...(options.denyList !== undefined ? { denyList: options.denyList } : {}),
+        });
+    }
     this.probes = new ProbeWorkers({
+      ...(this.guard !== undefined ? { guard: this.guard } : {}),
       secrets: this.secrets,
       metrics,
       log,
@@ -108,6 +156,7 @@ export class ClusterManager {
       get: (name) => this.informer.get(name),
       owns: (cluster) => this.owns(cluster),
       workers: this.probes,
+      ...(this.guard !== undefined ? { guard: this.guard } : {}),
       requeue: (name) => this.enqueue(name),
       writer: new ClusterWriter({
         api: options.api,
@@ -162,6 +211,10 @@ export class ClusterManager {
   }
 
   start(): void {
+    if (this.guard !== undefined) this.options.log.info(this.guard.describe(), 'disruption guard on');
+    else this.options.log.warn({}, 'disruption guard off: every failure verdict is written at once');
+    this.guard?.start();
+    this.sentinels?.start();
     this.informer.start();
   }
 
@@ -179,6 +232,8 @@ export class ClusterManager {
     if (this.stopped) return;
     this.stopped = true;
     await this.informer.stop();
+    await this.sentinels?.stop();
+    this.guard?.stop();
     const n = await this.probes.stop();
     await this.queue.stop();
     await this.secrets.stop();

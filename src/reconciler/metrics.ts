@@ -17,6 +17,10 @@ export interface ReconcilerMetrics {
   clusters: Gauge;
   leader: Gauge;
   queueDepth: Gauge;
+  proberDisrupted: Gauge;
+  domainState: Gauge<'domain' | 'state'>;
+  verdictsWithheld: Gauge<'reason'>;
+  sentinelUp: Gauge<'sentinel'>;
 }
 
 export function createMetrics(options: { defaultMetrics?: boolean } = {}): ReconcilerMetrics {
@@ -93,6 +97,29 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Recon
     queueDepth: new Gauge({
       name: 'cluster_probe_reconciler_queue_depth',
       help: 'Clusters waiting to be reconciled.',
+      registers,
+    }),
+    proberDisrupted: new Gauge({
+      name: 'cluster_probe_reconciler_prober_disrupted',
+      help: '1 while the disruption guard blames the prober itself (every judged Cluster failing, or a sentinel failing) and withholds every failure verdict.',
+      registers,
+    }),
+    domainState: new Gauge({
+      name: 'cluster_probe_reconciler_failure_domain_state',
+      help: 'State of each failure domain (Normal, PartialDisruption, FullDisruption): 1 for the current one.',
+      labelNames: ['domain', 'state'],
+      registers,
+    }),
+    verdictsWithheld: new Gauge({
+      name: 'cluster_probe_reconciler_verdicts_withheld',
+      help: 'Failing Clusters whose verdict (condition False and taint) the disruption guard withholds, by reason.',
+      labelNames: ['reason'],
+      registers,
+    }),
+    sentinelUp: new Gauge({
+      name: 'cluster_probe_reconciler_sentinel_up',
+      help: 'Latest result of each sentinel (--sentinel): 1 answered, 0 failed or not yet probed.',
+      labelNames: ['sentinel'],
       registers,
     }),
   };

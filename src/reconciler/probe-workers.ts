@@ -6,6 +6,7 @@
 import {
   ProbeScheduler,
   handlerOf,
+  resolveTiming,
   runProbe,
   type Clock,
   type HandlerName,
@@ -21,6 +22,7 @@ import { stateFromConditions, type Desired } from './desired-state.js';
 import { memberTrustOf, withMemberTrust, type MemberTrust } from './member-ca.js';
 import type { ReconcilerMetrics } from './metrics.js';
 import type { SecretStore } from './secret-store.js';
+import type { DisruptionGuard } from './disruption-guard.js';
 
 export interface WorkersLog {
   info(obj: object, msg: string): void;
@@ -39,6 +41,8 @@ export interface ProbeWorkersOptions {
   denyList?: readonly string[];
   /** How long a probe waits for the Secret list before it reports the credentials unavailable. */
   credentialsWaitMs?: number;
+  /** Told of every worker, every result and every stop, to judge the fleet (absent: the guard is off). */
+  guard?: DisruptionGuard;
 }
 
 export type StopReason = 'deleted' | 'probe-removed' | 'probe-invalid' | 'not-owned' | 'shutdown';
@@ -68,6 +72,7 @@ export class ProbeWorkers {
       ...(options.clock !== undefined ? { clock: options.clock } : {}),
       ...(options.random !== undefined ? { random: options.random } : {}),
       onResult: (name, result) => {
+        options.guard?.observe(name, result);
         metrics.probeResults.inc({ result: result.result });
         metrics.probeDuration.observe({ handler: this.entries.get(name)?.handler ?? 'none' }, result.durationMs / 1000);
       },
@@ -150,7 +155,11 @@ export class ProbeWorkers {
       secretRef ?? null,
       trust,
     ]);
-    if (entry?.fingerprint === fingerprint) return;
+    if (entry?.fingerprint === fingerprint) {
+      // The failure domain can move (a new region, zone or label) without the probe changing.
+      this.options.guard?.track(name, this.options.guard.domainOf(cluster), resolveTiming(source.probe));
+      return;
+    }
     // A replaced worker keeps its state; a new one resumes from the condition written before (or an invalid probe's).
     const initial: WorkerState =
       this.scheduler.stateOf(name) ??
@@ -158,6 +167,7 @@ export class ProbeWorkers {
     if (secretRef !== undefined) this.options.secrets.watchNamespace(secretRef.namespace);
     if (trust.kind === 'secret') this.options.secrets.watchNamespace(trust.secretRef.namespace);
     this.scheduler.add(name, source.probe, this.runner(source.probe, spec, secretRef, trust), { initial });
+    this.options.guard?.track(name, this.options.guard.domainOf(cluster), resolveTiming(source.probe));
     this.setEntry(name, {
       source: source.kind,
       fingerprint,
@@ -190,6 +200,7 @@ export class ProbeWorkers {
   }
 
   private stopWorker(name: string, reason: StopReason): void {
+    this.options.guard?.forget(name);
     if (this.scheduler.remove(name)) {
       this.options.metrics.workersStopped.inc({ reason });
       this.options.metrics.workers.set(this.scheduler.size);

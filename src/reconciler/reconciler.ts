@@ -6,7 +6,7 @@ import { KubeClient, type KubeApi } from '../kube/client.js';
 import { LeaderElector } from '../kube/leader-election.js';
 import type { Clock } from '../probe/index.js';
 import type { TaintEffectOption } from './desired-state.js';
-import { ClusterManager, type ManagerLog } from './manager.js';
+import { ClusterManager, type DisruptionOptions, type ManagerLog } from './manager.js';
 import { createMetrics, type ReconcilerMetrics } from './metrics.js';
 import type { Shard } from './shard.js';
 
@@ -43,6 +43,8 @@ export interface ReconcilerOptions {
   denyList?: readonly string[];
   clock?: Clock;
   metrics?: ReconcilerMetrics;
+  /** The disruption guard: on with its defaults when absent; `false` turns it off. */
+  disruption?: DisruptionOptions | false;
 }
 
 /** The Lease name for this replica's shard or Pull-mode Cluster. */
@@ -140,6 +142,7 @@ export class Reconciler {
       ...(o.resyncMs !== undefined ? { resyncMs: o.resyncMs } : {}),
       ...(o.denyList !== undefined ? { denyList: o.denyList } : {}),
       ...(o.clock !== undefined ? { clock: o.clock } : {}),
+      ...(o.disruption !== undefined ? { disruption: o.disruption } : {}),
     });
     this.manager = manager;
     this.metrics.leader.set(1);
