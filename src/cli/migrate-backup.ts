@@ -1,8 +1,10 @@
 // The way back from `migrate --in-cluster`: before it changes any Cluster it writes what it read (the annotations and
 // fields its patch touches, and the resourceVersion it read) to a backup file, mode 0600, by default under the user's
-// state directory; after each write it records the resourceVersion of that write. `migrate --restore FILE` puts the
-// values back with that resourceVersion as the precondition, so a Cluster changed since is reported, never
-// overwritten. The file is read with a size limit. No Kubernetes client here: the restore takes any KubeApi.
+// state directory; after each write it records the resourceVersion of that write and what it stored. `migrate
+// --restore FILE` puts the values back with that resourceVersion as the precondition, so a Cluster changed since is
+// reported, never overwritten; a resourceVersion moved only by writes elsewhere (Karmada's status updates) is taken
+// when every value the migration wrote is still there, and then tested in its place. The file is read with a size
+// limit. No Kubernetes client here: the restore takes any KubeApi.
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync, fsyncSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -31,6 +33,8 @@ export interface BackupEntry extends HeldValues {
   resourceVersion: string;
   /** The resourceVersion of the migration's own write; absent until it is written. */
   writtenResourceVersion?: string;
+  /** What that write stored at the same keys and paths: a Cluster that still holds it has not been changed there. */
+  written?: HeldValues;
 }
 
 export interface Backup {
@@ -89,6 +93,26 @@ export function heldValues(before: unknown, after: unknown, patchPaths: readonly
     held.fields[path] = v === undefined ? null : v;
   }
   return held;
+}
+
+/** What `obj` holds at the keys and paths of `held`. */
+export function valuesLike(obj: unknown, held: HeldValues): HeldValues {
+  const annotations = annotationsOf(obj);
+  const out: HeldValues = { annotations: {}, fields: {} };
+  for (const key of Object.keys(held.annotations))
+    out.annotations[key] = typeof annotations[key] === 'string' ? annotations[key] : null;
+  for (const path of Object.keys(held.fields)) out.fields[path] = valueAt(obj, path) ?? null;
+  return out;
+}
+
+function isHeldValues(v: unknown): v is HeldValues {
+  return (
+    isRecord(v) &&
+    isRecord(v.annotations) &&
+    Object.values(v.annotations).every((x) => x === null || typeof x === 'string') &&
+    isRecord(v.fields) &&
+    Object.keys(v.fields).every((k) => k.startsWith('/') && !k.startsWith('/metadata/'))
+  );
 }
 
 /** Writes `text` to `path` atomically (a temporary file beside it, then rename), mode 0600. */
@@ -160,10 +184,10 @@ export function readBackup(path: string, maxBytes = MAX_BACKUP_BYTES): Backup {
     if (typeof c.resourceVersion !== 'string') throw bad(`${at}.resourceVersion must be a string`);
     if (c.writtenResourceVersion !== undefined && typeof c.writtenResourceVersion !== 'string')
       throw bad(`${at}.writtenResourceVersion must be a string`);
-    if (!isRecord(c.annotations) || !Object.values(c.annotations).every((v) => v === null || typeof v === 'string'))
-      throw bad(`${at}.annotations must map keys to strings or null`);
-    if (!isRecord(c.fields) || !Object.keys(c.fields).every((k) => k.startsWith('/') && !k.startsWith('/metadata/')))
-      throw bad(`${at}.fields must map JSON Pointers outside metadata to values`);
+    if (!isHeldValues(c))
+      throw bad(`${at}: annotations must map keys to strings or null, fields JSON Pointers outside metadata to values`);
+    if (c.written !== undefined && !isHeldValues(c.written))
+      throw bad(`${at}.written: the same shape as the Cluster's`);
   });
   return doc as unknown as Backup;
 }
@@ -194,7 +218,7 @@ export function restorePatch(current: unknown, held: HeldValues, resourceVersion
   return ops;
 }
 
-/** Where `obj` does not hold `held`, as `field: now X, backup Y` lines (empty when it holds it all). */
+/** Where `obj` does not hold `held`, as `field: absent|differs` (empty when it holds it all). */
 export function notHeld(obj: unknown, held: HeldValues): string[] {
   const out: string[] = [];
   const annotations = annotationsOf(obj);
@@ -243,15 +267,26 @@ export async function restoreBackup(
         fail('deleted and created again since the migration (another uid); not overwritten');
         continue;
       }
+      let precondition = entry.writtenResourceVersion;
       if (rv !== entry.writtenResourceVersion) {
-        fail(
-          `changed since the migration (resourceVersion ${String(rv)}, the migration wrote ` +
-            `${entry.writtenResourceVersion}); not overwritten. Compare it with ${path} and edit it by hand`,
-        );
-        continue;
+        // A status update (Karmada's own controllers write one every few seconds) moves the resourceVersion too:
+        // what counts is whether the values the migration wrote are still there, untouched.
+        const changed =
+          entry.written === undefined
+            ? ['(the backup does not say what was written)']
+            : notHeld(current, entry.written);
+        if (changed.length > 0 || typeof rv !== 'string') {
+          fail(
+            `changed since the migration (resourceVersion ${String(rv)}, the migration wrote ` +
+              `${entry.writtenResourceVersion}: ${changed.join('; ')}); not overwritten. Compare it with ${path} and ` +
+              'edit it by hand',
+          );
+          continue;
+        }
+        precondition = rv;
       }
       const answer = await api.request<unknown>('PATCH', url, {
-        body: restorePatch(current, entry, entry.writtenResourceVersion),
+        body: restorePatch(current, entry, precondition),
         contentType: 'application/json-patch+json',
       });
       const missing = notHeld(answer, entry);

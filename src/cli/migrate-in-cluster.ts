@@ -25,6 +25,7 @@ import {
   defaultBackupPath,
   heldValues,
   saveBackup,
+  valuesLike,
   type Backup,
   type BackupEntry,
 } from './migrate-backup.js';
@@ -359,7 +360,9 @@ export async function runMigrateInCluster(api: KubeApi, options: InClusterOption
         break;
       }
       const rv = valueAt(answer, '/metadata/resourceVersion');
-      if (typeof rv === 'string') (backup.clusters[i] as BackupEntry).writtenResourceVersion = rv;
+      const entry = backup.clusters[i] as BackupEntry;
+      if (typeof rv === 'string') entry.writtenResourceVersion = rv;
+      entry.written = valuesLike(answer, entry);
       try {
         saveBackup(path, backup, false);
       } catch (e) {

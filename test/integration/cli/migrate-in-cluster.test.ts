@@ -253,6 +253,18 @@ describe('cluster-probe migrate --in-cluster (an apiserver in this process)', fu
       expect(server.get('member1')?.spec.livenessProbe).to.deep.equal({ tcpSocket: { port: 6443 } });
     });
 
+    it('--restore puts back a Cluster whose resourceVersion moved by writes elsewhere only (a status update)', async function () {
+      await serve({ flavour: 'karmada' }, [member('k3-legacy', { [LEGACY_ANNOTATION]: LEGACY, other: 'kept' })]);
+      const before = server.get('k3-legacy')!;
+      const backup = join(dir, 'b.json');
+      expect((await migrate('--backup', backup)).code).to.equal(0);
+      const migrated = server.get('k3-legacy')!;
+      server.put({ ...migrated, spec: { ...migrated.spec, taints: [] } }); // another field, another resourceVersion
+      const back = await cli(['migrate', '--restore', backup, '--kubeconfig', kubeconfig], env);
+      expect(back.code, back.stdout + back.stderr).to.equal(0);
+      expect(server.get('k3-legacy')?.metadata.annotations).to.deep.equal(before.metadata.annotations);
+    });
+
     it('stops before any write when the backup cannot be written, or would replace another', async function () {
       await serve({ flavour: 'crd' }, [member('member1', { [PROBE_ANNOTATION]: PROBE })]);
       const notADir = join(dir, 'file');

@@ -113,7 +113,7 @@ describe('migrate --in-cluster backup', () => {
         path,
         JSON.stringify({ ...backup, clusters: [{ ...backup.clusters[0], fields: { '/metadata/name': 'x' } }] }),
       );
-      expect(() => readBackup(path)).to.throw(BackupError, 'fields must map JSON Pointers outside metadata');
+      expect(() => readBackup(path)).to.throw(BackupError, 'fields JSON Pointers outside metadata to values');
       expect(() => readBackup(dir)).to.throw(BackupError, `${dir}: not a regular file`);
       expect(() => readBackup(join(dir, 'none'))).to.throw(BackupError, `cannot read the backup ${join(dir, 'none')}`);
     });
