@@ -16,7 +16,8 @@ import type { KubeApi } from '../kube/index.js';
 export const BACKUP_KIND = 'ClusterProbeMigrationBackup';
 /** The largest backup --restore reads: thousands of Clusters with their probes fit many times over. */
 export const MAX_BACKUP_BYTES = 64 * 1024 * 1024;
-const CLUSTERS = '/apis/cluster.karmada.io/v1alpha1/clusters';
+/** The Clusters' collection: migrate --in-cluster and --restore read and patch them here. */
+export const CLUSTERS = '/apis/cluster.karmada.io/v1alpha1/clusters';
 
 /** What a Cluster held where the migration's patch changed it: null for absent. */
 export interface HeldValues {
@@ -61,7 +62,8 @@ export function defaultBackupPath(env: NodeJS.ProcessEnv = process.env, now = ne
   return join(state, 'karmada-cluster-probe', `migrate-${now.toISOString().replace(/[:.]/g, '-')}-${process.pid}.json`);
 }
 
-function valueAt(obj: unknown, pointer: string): unknown {
+/** The value at a JSON Pointer in `obj`, or undefined. */
+export function valueAt(obj: unknown, pointer: string): unknown {
   let at: unknown = obj;
   for (const part of pointer.split('/').slice(1).map(unescapePointerToken)) {
     if (!isRecord(at)) return undefined;

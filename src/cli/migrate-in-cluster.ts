@@ -22,15 +22,16 @@ import { resolveProbeLocation, type ProbeLocationChoice } from './probe-location
 import {
   BackupError,
   BACKUP_KIND,
+  CLUSTERS,
   defaultBackupPath,
   heldValues,
   saveBackup,
+  valueAt,
   valuesLike,
   type Backup,
   type BackupEntry,
 } from './migrate-backup.js';
 
-const CLUSTERS = '/apis/cluster.karmada.io/v1alpha1/clusters';
 /** Attempts per Cluster when someone else writes it between our read and our patch. */
 const CONFLICT_ATTEMPTS = 3;
 /** Clusters read per list page. */
@@ -73,15 +74,6 @@ function fieldOf(pointer: string): string {
     return `metadata.annotations[${parts[2]}]`;
   }
   return parts.join('.');
-}
-
-function valueAt(obj: unknown, pointer: string): unknown {
-  let at: unknown = obj;
-  for (const part of pointer.split('/').slice(1).map(unescapePointerToken)) {
-    if (!isRecord(at)) return undefined;
-    at = at[part];
-  }
-  return at;
 }
 
 function show(value: unknown): string {
