@@ -4,7 +4,7 @@
 // a tick and queues again every Cluster whose decision changed, so the reconcile stays level-triggered.
 import type { WithheldReason } from '../api/disruption.js';
 import type { Clock, ProbeResult, ResolvedTiming, TimerHandle, WorkerState } from '../probe/index.js';
-import type { Cluster } from '../schema/index.js';
+import { UNHEALTHY_TAINT_KEY, type Cluster } from '../schema/index.js';
 import {
   assessFleet,
   decide,
@@ -74,6 +74,8 @@ export class DisruptionGuard {
   private readonly buckets = new Map<string, Bucket>();
   /** The decision last made (or seen on the tick) per Cluster in a failure state, to queue it when it changes. */
   private readonly decisions = new Map<string, string>();
+  /** Clusters whose failure verdict the guard let through, until their probe says otherwise. */
+  private readonly admitted = new Set<string>();
   private assessment: FleetAssessment | undefined;
   private assessedAt = -Infinity;
   private dirty = true;
@@ -100,6 +102,7 @@ export class DisruptionGuard {
     this.timer = undefined;
     this.tracked.clear();
     this.decisions.clear();
+    this.admitted.clear();
     this.options.metrics.domainState.reset();
     this.options.metrics.verdictsWithheld.reset();
     this.options.metrics.proberDisrupted.set(0);
@@ -127,6 +130,7 @@ export class DisruptionGuard {
   forget(name: string): void {
     if (this.tracked.delete(name)) this.dirty = true;
     this.decisions.delete(name);
+    this.admitted.delete(name);
   }
 
   /** Every probe result of a Cluster this replica judges. */
@@ -162,10 +166,15 @@ export class DisruptionGuard {
   adjust(name: string, desired: Desired, cluster: Cluster): Desired {
     if (desired.kind !== 'state' || desired.state !== 'failure') {
       this.decisions.delete(name);
+      this.admitted.delete(name);
       return desired;
     }
     const d = this.decisionFor(name, cluster, true);
     this.decisions.set(name, keyOf(d));
+    // Let through once, it stays let through: the taint is written alone first and the condition follows in the next
+    // reconcile, which must not find a verdict "new" again (and take another token, or lift the taint it just wrote).
+    if (d.kind === 'verdict') this.admitted.add(name);
+    else this.admitted.delete(name);
     if (d.kind === 'verdict') return desired;
     if (d.kind === 'wait') return { kind: 'keep' };
     return { kind: 'withheld', reason: d.reason, message: `${d.message}. Probe: ${desired.message}` };
@@ -201,7 +210,7 @@ export class DisruptionGuard {
     const a = this.assess();
     const t = this.tracked.get(name);
     const now = this.options.clock.now();
-    const judgedFailing = isJudgedFailing(cluster);
+    const judgedFailing = this.admitted.has(name) || carriesVerdict(cluster, this.options.taintEffect);
     const minStart = this.minLastStart;
     const view = {
       domain: t?.domain ?? this.domainOf(cluster),
@@ -327,10 +336,14 @@ function keyOf(d: GuardDecision): string {
   return d.kind === 'withhold' ? `withhold:${d.reason}` : d.kind;
 }
 
-/** Healthy=False with our failure reason: the Cluster carries our verdict already. */
-function isJudgedFailing(cluster: Cluster): boolean {
+/**
+ * The Cluster carries our failure verdict already: Healthy=False with our reason, or (where we own taints) our taint,
+ * which is written before the condition.
+ */
+function carriesVerdict(cluster: Cluster, effect: TaintEffectOption): boolean {
   const c = cluster.status?.conditions?.find((x) => x.type === HEALTHY_CONDITION);
-  return c !== undefined && c.status === 'False' && c.reason === REASONS.failure;
+  if (c !== undefined && c.status === 'False' && c.reason === REASONS.failure) return true;
+  return effect !== 'none' && (cluster.spec?.taints ?? []).some((t) => t.key === UNHEALTHY_TAINT_KEY);
 }
 
 /** Another replica's verdict on a Cluster, from the condition it wrote (withheld and errors are not verdicts). */

@@ -204,6 +204,40 @@ describe('disruption guard in the manager (in-memory apiserver, real probe targe
     expect(tainted(kube.cluster('pa4'))).to.equal(false);
   });
 
+  it('a partially disrupted large domain: evicting verdicts one at a time at the domain rate (figures printed)', async () => {
+    const a = Array.from({ length: 10 }, (_, i) => `la${i}`);
+    const b = Array.from({ length: 10 }, (_, i) => `lb${i}`);
+    for (const n of a) kube.putCluster(cluster(n, { region: 'a' }));
+    for (const n of b) kube.putCluster(cluster(n, { region: 'b' }));
+    await start({ taintEffect: 'NoExecute', disruption: { tickMs: 100, partialDisruptionRate: 0.5 } });
+    await allHealthy([...a, ...b]);
+    const failing = a.slice(0, 6);
+    const started = Date.now();
+    for (const n of failing) status.set(`/${n}`, 500);
+    const times: number[] = [];
+    await until(
+      'all six tainted',
+      () => {
+        const now = failing.filter((n) => tainted(kube.cluster(n))).length;
+        while (times.length < now) times.push(Date.now() - started);
+        return now === failing.length ? true : undefined;
+      },
+      15_000,
+    ).catch((err: unknown) => {
+      for (const n of failing)
+        process.stderr.write(`${n} ${JSON.stringify(healthy(kube.cluster(n)))} ${tainted(kube.cluster(n))}\n`);
+      process.stderr.write(kube.writes.join(' ') + '\n');
+      throw err;
+    });
+    process.stderr.write(
+      `      6 of 10 failing in domain a (rate 0.5/s): tainted at ${times.map((t) => (t / 1000).toFixed(1)).join(', ')} s\n`,
+    );
+    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).to.be.above(1_500);
+    for (const n of b) expect(tainted(kube.cluster(n))).to.equal(false);
+    const held = kube.events.filter((e) => e.reason === 'DomainPartiallyDisrupted').length;
+    expect(held).to.be.at.least(4);
+  });
+
   it('a failing sentinel withholds a verdict while other Clusters answer; the guard off writes every verdict', async () => {
     const sentinel = http.createServer((_req, res) => {
       res.writeHead(500);
