@@ -4,8 +4,13 @@
 // against the bound failureThreshold x period + 1 s (printed as a ratio; a figure, not an assertion). It also times,
 // per failing Cluster, its taint from the moment the health server answered the failure that crossed the threshold:
 // that part is the reconciler's (queue, rate limit, writes) and the apiserver's, not the probe semantics'.
+// With --domains D (default 10) Cluster i is in region r<i mod D>, and the mass failure is one whole domain (r0, a
+// D-th of the fleet: 10% by default), as a zone outage would be; --domains 0 gives no region and fails --fail-share
+// spread over the fleet. Then the failing domain recovers, and every target fails at once (the server stops: the
+// prober partitioned): the disruption guard must taint nothing and mark every Cluster Unknown/ProberDisrupted; the
+// bench prints the time, the writes and the CPU, then restarts the server and times the heal (--no-partition skips it).
 // Run: npm run build && npx tsx bench/reconciler/index.ts [--clusters 2000] [--period 10] [--steady 60]
-//        [--fail-share 0.1] [-- reconcile flags, e.g. --kube-api-qps 100 --write-concurrency 16]
+//        [--domains 10] [--fail-share 0.1] [-- reconcile flags, e.g. --kube-api-qps 100 --write-concurrency 16]
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -31,6 +36,8 @@ const PERIOD = arg('period', 10);
 const FAILURE_THRESHOLD = arg('failure-threshold', 3);
 const STEADY_S = arg('steady', 60);
 const FAIL_SHARE = arg('fail-share', 0.1);
+const DOMAINS = arg('domains', 10);
+const PARTITION = !process.argv.includes('--no-partition');
 /** Everything after a bare `--` goes to `cluster-probe reconcile` as is. */
 const RECONCILE_ARGS = process.argv.includes('--') ? process.argv.slice(process.argv.indexOf('--') + 1) : [];
 
@@ -116,6 +123,7 @@ async function main(): Promise<void> {
     periodSeconds: PERIOD,
     failureThreshold: FAILURE_THRESHOLD,
     reconcileArgs: RECONCILE_ARGS,
+    domains: DOMAINS,
   };
   try {
     await cp.applyCrd(join(ROOT, 'manifests/crd/cluster.karmada.io_clusters.yaml'));
@@ -136,6 +144,7 @@ async function main(): Promise<void> {
               metadata: { name: `member-${i}` },
               spec: {
                 syncMode: 'Push',
+                ...(DOMAINS > 0 ? { region: `r${i % DOMAINS}` } : {}),
                 apiEndpoint: 'https://127.0.0.1:6443',
                 livenessProbe: {
                   httpGet: { host: '127.0.0.1', port, path: `/c/${i}` },
@@ -237,8 +246,9 @@ async function main(): Promise<void> {
     };
     log(`steady: ${JSON.stringify(results.steady)}`);
 
-    const k = Math.round(N * FAIL_SHARE);
-    const stride = Math.max(1, Math.floor(N / k));
+    const k = DOMAINS > 0 ? Math.ceil(N / DOMAINS) : Math.round(N * FAIL_SHARE);
+    // One whole domain (r0: i mod D = 0) with domains, else spread over the fleet.
+    const stride = DOMAINS > 0 ? DOMAINS : Math.max(1, Math.floor(N / k));
     const writesBefore = await writesByKind(mport);
     const taintedAt: number[] = [];
     /** Per failing Cluster: from the threshold-crossing failure answered to the taint seen by our watch. */
@@ -311,6 +321,57 @@ async function main(): Promise<void> {
       `all ${k} tainted after ${(allMs / 1000).toFixed(1)} s = ${(allMs / 1000 / boundS).toFixed(3)} of the bound ` +
         `${FAILURE_THRESHOLD} x ${PERIOD} s + 1 s = ${boundS} s (${allMs / 1000 <= boundS ? 'within' : 'OVER'} it)`,
     );
+
+    if (PARTITION) {
+      log('the failing domain recovers');
+      failing.clear();
+      const recovered = await waitUntil('every Cluster untainted and Healthy=True', 5 * 60_000, () => {
+        return count(tainted) === 0 && count(healthy) === N;
+      });
+      log(`recovered in ${(recovered / 1000).toFixed(1)} s`);
+      await sleep(2000);
+      // The prober partitioned: every target stops answering at once (connections refused).
+      const writesBeforeCut = await writesByKind(mport);
+      let taintsSeen = 0;
+      watcher.addHandlers({ onUpdate: (_o, c) => void (tainted(c) && taintsSeen++) });
+      const withheld = (c: Cluster): boolean =>
+        c.status?.conditions?.some((x) => x.type === 'Healthy' && x.reason === 'ProberDisrupted') === true;
+      const u4 = usage(pid);
+      const cutAt = Date.now();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+      log(`every target stops answering (the server is closed): ${N} Clusters failing at once`);
+      await waitUntil('the first Cluster withheld', 5 * 60_000, () => count(withheld) > 0);
+      const firstWithheld = Date.now() - cutAt;
+      await waitUntil(`all ${N} Unknown/ProberDisrupted`, 15 * 60_000, () => count(withheld) === N);
+      const allWithheld = Date.now() - cutAt;
+      const u5 = usage(pid);
+      await sleep(3000);
+      const writesAfterCut = await writesByKind(mport);
+      const cutWrites: Record<string, number> = {};
+      for (const [kind, n] of Object.entries(writesAfterCut)) cutWrites[kind] = n - (writesBeforeCut[kind] ?? 0);
+      const holdFor = 3 * PERIOD * 1000;
+      await sleep(holdFor);
+      const stillWithheld = count(withheld);
+      const taintedDuring = count(tainted);
+      log('the targets answer again');
+      await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+      const healed = await waitUntil(`all ${N} Healthy=True again`, 15 * 60_000, () => count(healthy) === N);
+      const u6 = usage(pid);
+      results.partition = {
+        failing: N,
+        firstWithheldS: firstWithheld / 1000,
+        allWithheldS: allWithheld / 1000,
+        cpuSecondsUntilAllWithheld: Math.round((u5.cpuS - u4.cpuS) * 10) / 10,
+        writesUntilAllWithheld: cutWrites,
+        withheldAfterHolding: { seconds: holdFor / 1000, clusters: stillWithheld },
+        taintsSeenDuringPartition: taintsSeen,
+        taintedAtEnd: taintedDuring,
+        healToAllHealthyS: healed / 1000,
+        cpuSecondsHealing: Math.round((u6.cpuS - u5.cpuS) * 10) / 10,
+      };
+      log(`partition: ${JSON.stringify(results.partition)}`);
+    }
     process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   } finally {
     await watcher?.stop();

@@ -99,6 +99,11 @@ export class Informer<T extends ObjectWithMeta> {
     return [...this.cache.values()];
   }
 
+  /** The cached objects, without a copy of the list (do not hold it across a change). */
+  values(): IterableIterator<T> {
+    return this.cache.values();
+  }
+
   get size(): number {
     return this.cache.size;
   }

@@ -78,6 +78,8 @@ export class DisruptionGuard {
   private readonly admitted = new Set<string>();
   private assessment: FleetAssessment | undefined;
   private assessedAt = -Infinity;
+  /** The earliest run start among the Clusters judged here, as of the last assessment. */
+  private minLastStart = -Infinity;
   private dirty = true;
   private wasDisrupted = false;
   private readonly domainStates = new Map<string, DomainState>();
@@ -185,13 +187,16 @@ export class DisruptionGuard {
     const now = this.options.clock.now();
     if (this.assessment !== undefined && !this.dirty && now - this.assessedAt < 1000) return this.assessment;
     const own: Judged[] = [];
+    let minStart = Infinity;
     for (const t of this.tracked.values()) {
       if (t.last === undefined) continue;
       // A result older than two periods and a timeout is stale (the probe is stuck, or was replaced): not judged.
       const staleAfter = (2 * t.timing.periodSeconds + t.timing.timeoutSeconds + 1) * 1000;
       if (now - t.lastAt > staleAfter) continue;
       own.push({ domain: t.domain, failing: t.last === 'failure' });
+      if (t.lastStart < minStart) minStart = t.lastStart;
     }
+    this.minLastStart = minStart;
     const others: Judged[] = [];
     for (const c of this.options.others()) {
       const j = judgedByCondition(c);
@@ -221,18 +226,6 @@ export class DisruptionGuard {
       evicting: this.options.taintEffect !== 'NoSchedule',
     };
     return decide(a, view, () => this.token(view.domain, now, consume));
-  }
-
-  /** The earliest run start among the judged Clusters (own). */
-  private get minLastStart(): number {
-    const now = this.options.clock.now();
-    let min = Infinity;
-    for (const t of this.tracked.values()) {
-      if (t.last === undefined) continue;
-      if (now - t.lastAt > (2 * t.timing.periodSeconds + t.timing.timeoutSeconds + 1) * 1000) continue;
-      if (t.lastStart < min) min = t.lastStart;
-    }
-    return min;
   }
 
   private token(domain: string, now: number, consume: boolean): boolean {

@@ -122,7 +122,7 @@ export class ClusterManager {
         clock,
         metrics,
         log,
-        others: () => this.informer.list().filter((c) => !this.owns(c)),
+        others: () => this.othersOf(),
         get: (name) => this.informer.get(name),
         stateOf: (name) => this.probes.stateOf(name),
         requeue: (name) => this.enqueue(name, 'high'),
@@ -245,6 +245,11 @@ export class ClusterManager {
     if (this.stopped) return;
     this.queue.add(name, priority);
     this.options.metrics.queueDepth.set(this.queue.length);
+  }
+
+  /** The Clusters in the cache that other replicas judge (another shard's, Pull agents'). */
+  private *othersOf(): Generator<Cluster> {
+    for (const c of this.informer.values()) if (!this.owns(c)) yield c;
   }
 
   /** Whether this replica probes the Cluster: Pull mode's one, else Push ones (and Pull if told) in its shard. */

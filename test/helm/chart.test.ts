@@ -152,6 +152,35 @@ describe('the Helm chart', function () {
       expect(args.filter((a) => a.startsWith('--taint-effect'))).to.deep.equal(['--taint-effect=None']);
     });
 
+    it('leaves the disruption guard on with its own defaults, and passes what the values set, or turns it off', () => {
+      const guardArgs = (values: string[]): string[] =>
+        (container(find(render(['--set', 'target=host', ...values]), 'Deployment')).args as string[]).filter((a) =>
+          /^--(disruption-guard|failure-domain|max-unhealthy|sentinel)/.test(a),
+        );
+      expect(guardArgs([])).to.deep.equal([]);
+      expect(
+        guardArgs([
+          '--set',
+          'reconciler.disruptionGuard.failureDomain=label=example.com/dc',
+          '--set',
+          'reconciler.disruptionGuard.maxUnhealthy=10',
+          '--set',
+          'reconciler.disruptionGuard.sentinels={https://status.example.com/healthz,tcp://10.0.0.1:443}',
+        ]),
+      ).to.deep.equal([
+        '--failure-domain=label=example.com/dc',
+        '--max-unhealthy=10',
+        '--sentinel=https://status.example.com/healthz',
+        '--sentinel=tcp://10.0.0.1:443',
+      ]);
+      expect(guardArgs(['--set', 'reconciler.disruptionGuard.enabled=false'])).to.deep.equal([
+        '--disruption-guard=false',
+      ]);
+      expect(
+        renderError(['--set', 'target=host', '--set', 'reconciler.disruptionGuard.maxUnhealthy=55.5%']),
+      ).to.contain('maxUnhealthy');
+    });
+
     it('creates the kubeconfig Secret from a file when given one, and rolls the pods when it changes', () => {
       const rendered = render(VALUE_SETS['host, webhook with cert-manager, kubeconfig Secret from a file']!);
       const secret = find(rendered, 'Secret', 'karmada-kubeconfig');
