@@ -173,6 +173,11 @@ describe('the Helm chart', function () {
         '--sentinel=https://status.example.com/healthz',
         '--sentinel=tcp://10.0.0.1:443',
       ]);
+      // 0 holds every new verdict: a number the template must not take for "unset".
+      expect(guardArgs(['--set', 'reconciler.disruptionGuard.maxUnhealthy=0'])).to.deep.equal(['--max-unhealthy=0']);
+      expect(guardArgs(['--set', 'reconciler.disruptionGuard.maxUnhealthy=30%'])).to.deep.equal([
+        '--max-unhealthy=30%',
+      ]);
       expect(guardArgs(['--set', 'reconciler.disruptionGuard.enabled=false'])).to.deep.equal([
         '--disruption-guard=false',
       ]);
