@@ -4,6 +4,7 @@
 // every change, transition and relist, never two at once for one name, again with backoff when it throws.
 import type { Cluster } from '../schema/index.js';
 import type { ClusterWriter } from './cluster-writer.js';
+import type { Desired } from './desired-state.js';
 import type { ProbeWorkers } from './probe-workers.js';
 import type { DisruptionGuard } from './disruption-guard.js';
 
@@ -18,6 +19,8 @@ export interface ClusterReconcilerOptions {
   guard?: DisruptionGuard;
   /** Queues the Cluster again, behind every transition and every Cluster queued now (the controller's work queue). */
   requeue: (name: string) => void;
+  /** Told of the verdict decided for a Cluster (after the guard), before it is written: the per-Cluster metrics. */
+  held?: (name: string, desired: Desired) => void;
 }
 
 export class ClusterReconciler {
@@ -45,12 +48,14 @@ export class ClusterReconciler {
     workers.ensure(cached);
     // 2. Desired: what the probe says (or: no probe, an invalid probe, no result yet).
     const probed = workers.desired(name);
+    if (probed?.kind === 'keep') this.options.held?.(name, probed);
     if (probed === undefined || probed.kind === 'keep') return;
     // 3. Current: the cache, or our own newer write while the cache is behind it (so we never write twice).
     const current = this.current(name, cached);
     // 3a. The fleet's say: a failure verdict the disruption guard does not allow now is withheld or waits.
     const desired = this.options.guard?.adjust(name, probed, current.cluster) ?? probed;
     if (desired.kind === 'keep') return;
+    this.options.held?.(name, desired);
     // 4. The difference, written. A taint that changes is written alone, and the Cluster goes to the back of the queue
     //    for its condition and Event: in a mass failure every failing Cluster's taint (what stops the scheduler) is
     //    written before any condition, and a reconcile holds a slot for one request, not three.

@@ -8,6 +8,7 @@ import { WorkQueue, type QueuePriority } from '../kube/work-queue.js';
 import type { Cluster } from '../schema/index.js';
 import { CLUSTERS_PATH, ClusterWriter } from './cluster-writer.js';
 import { ClusterReconciler } from './cluster-reconciler.js';
+import { verdictOf } from './cluster-metrics.js';
 import type { TaintEffectOption } from './desired-state.js';
 import type { ReconcilerMetrics } from './metrics.js';
 import { ProbeWorkers } from './probe-workers.js';
@@ -27,6 +28,7 @@ export interface DisruptionOptions {
   sentinels?: readonly string[];
   sentinelPeriodSeconds?: number;
   sentinelTimeoutSeconds?: number;
+  sentinelFailureThreshold?: number;
   tickMs?: number;
 }
 
@@ -133,6 +135,7 @@ export class ClusterManager {
           urls: d.sentinels,
           periodSeconds: d.sentinelPeriodSeconds ?? DISRUPTION_DEFAULTS.sentinelPeriodSeconds,
           timeoutSeconds: d.sentinelTimeoutSeconds ?? DISRUPTION_DEFAULTS.sentinelTimeoutSeconds,
+          failureThreshold: d.sentinelFailureThreshold ?? DISRUPTION_DEFAULTS.sentinelFailureThreshold,
           guard: this.guard,
           clock,
           ...(options.denyList !== undefined ? { denyList: options.denyList } : {}),
@@ -158,6 +161,7 @@ export class ClusterManager {
       workers: this.probes,
       ...(this.guard !== undefined ? { guard: this.guard } : {}),
       requeue: (name) => this.enqueue(name),
+      held: (name, desired) => metrics.perCluster.held(name, verdictOf(desired)),
       writer: new ClusterWriter({
         api: options.api,
         taintEffect: options.taintEffect,

@@ -1,7 +1,9 @@
 // The reconciler's Prometheus metrics, in a registry of its own (so two reconcilers in one process, as in tests, do not
-// collide): probe results and durations, transitions, API writes, watch restarts, workers, leadership.
-// Depends on prom-client only.
+// collide): probe results and durations, transitions, API writes, watch restarts, workers, leadership, and the
+// per-Cluster series (cluster-metrics.ts). The names are src/api/metric-names.ts's. Depends on prom-client only.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { FLEET_METRICS as N, METRIC_PREFIX } from '../api/metric-names.js';
+import { ClusterMetrics } from './cluster-metrics.js';
 
 export interface ReconcilerMetrics {
   registry: Registry;
@@ -21,106 +23,108 @@ export interface ReconcilerMetrics {
   domainState: Gauge<'domain' | 'state'>;
   verdictsWithheld: Gauge<'reason'>;
   sentinelUp: Gauge<'sentinel'>;
+  /** The per-Cluster series (label cluster_name). */
+  perCluster: ClusterMetrics;
 }
 
 export function createMetrics(options: { defaultMetrics?: boolean } = {}): ReconcilerMetrics {
   const registry = new Registry();
-  if (options.defaultMetrics === true)
-    collectDefaultMetrics({ register: registry, prefix: 'cluster_probe_reconciler_' });
+  if (options.defaultMetrics === true) collectDefaultMetrics({ register: registry, prefix: METRIC_PREFIX });
   const registers = [registry];
   return {
     registry,
     probeResults: new Counter({
-      name: 'cluster_probe_reconciler_probe_results_total',
+      name: N.probeResults,
       help: 'Probe runs by result (success, failure, error).',
       labelNames: ['result'],
       registers,
     }),
     probeDuration: new Histogram({
-      name: 'cluster_probe_reconciler_probe_duration_seconds',
+      name: N.probeDuration,
       help: 'Duration of probe runs by handler.',
       labelNames: ['handler'],
       buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
     }),
     probeLateness: new Histogram({
-      name: 'cluster_probe_reconciler_probe_start_lateness_seconds',
+      name: N.probeLateness,
       help: 'How late probe runs start against their due time (scheduler saturation).',
       buckets: [0.001, 0.01, 0.05, 0.1, 0.5, 1, 5],
       registers,
     }),
     transitions: new Counter({
-      name: 'cluster_probe_reconciler_transitions_total',
+      name: N.transitions,
       help: 'Probe state transitions (thresholds reached) by the new state.',
       labelNames: ['to'],
       registers,
     }),
     writes: new Counter({
-      name: 'cluster_probe_reconciler_writes_total',
+      name: N.writes,
       help: 'Writes to the Kubernetes API by kind (status, taints, event, lease) and outcome (ok, conflict, error).',
       labelNames: ['kind', 'outcome'],
       registers,
     }),
     watchRestarts: new Counter({
-      name: 'cluster_probe_reconciler_watch_restarts_total',
+      name: N.watchRestarts,
       help: 'Watch restarts by resource and reason (error, gone, resync).',
       labelNames: ['resource', 'reason'],
       registers,
     }),
     workers: new Gauge({
-      name: 'cluster_probe_reconciler_workers',
+      name: N.workers,
       help: 'Probe workers running (one per Cluster with a probe, in this shard).',
       registers,
     }),
     invalidProbes: new Gauge({
-      name: 'cluster_probe_reconciler_invalid_probes',
+      name: N.invalidProbes,
       help: 'Clusters whose probe fails validation and is therefore not run, by where the probe is (field, annotation, legacy).',
       labelNames: ['source'],
       registers,
     }),
     workersStopped: new Counter({
-      name: 'cluster_probe_reconciler_workers_stopped_total',
+      name: N.workersStopped,
       help: 'Probe workers stopped, by reason (deleted, probe-removed, probe-invalid, not-owned, shutdown).',
       labelNames: ['reason'],
       registers,
     }),
     clusters: new Gauge({
-      name: 'cluster_probe_reconciler_clusters',
+      name: N.clusters,
       help: 'Clusters in the informer cache.',
       registers,
     }),
     leader: new Gauge({
-      name: 'cluster_probe_reconciler_leader',
+      name: N.leader,
       help: '1 while this replica holds the lease (or runs without leader election), else 0.',
       registers,
     }),
     queueDepth: new Gauge({
-      name: 'cluster_probe_reconciler_queue_depth',
+      name: N.queueDepth,
       help: 'Clusters waiting to be reconciled.',
       registers,
     }),
     proberDisrupted: new Gauge({
-      name: 'cluster_probe_reconciler_prober_disrupted',
+      name: N.proberDisrupted,
       help: '1 while the disruption guard blames the prober itself (every judged Cluster failing, or a sentinel failing) and withholds every failure verdict.',
       registers,
     }),
     domainState: new Gauge({
-      name: 'cluster_probe_reconciler_failure_domain_state',
+      name: N.domainState,
       help: 'State of each failure domain (Normal, PartialDisruption, FullDisruption): 1 for the current one.',
       labelNames: ['domain', 'state'],
       registers,
     }),
     verdictsWithheld: new Gauge({
-      name: 'cluster_probe_reconciler_verdicts_withheld',
+      name: N.verdictsWithheld,
       help: 'Failing Clusters whose verdict (condition False and taint) the disruption guard withholds, by reason.',
       labelNames: ['reason'],
       registers,
     }),
     sentinelUp: new Gauge({
-      name: 'cluster_probe_reconciler_sentinel_up',
+      name: N.sentinelUp,
       help: 'Latest result of each sentinel (--sentinel): 1 answered, 0 failed or not yet probed.',
       labelNames: ['sentinel'],
       registers,
     }),
+    perCluster: new ClusterMetrics(registry),
   };
 }

@@ -74,11 +74,13 @@ export class ProbeWorkers {
       onResult: (name, result) => {
         options.guard?.observe(name, result);
         metrics.probeResults.inc({ result: result.result });
+        metrics.perCluster.result(name, result.result, result.durationMs);
         metrics.probeDuration.observe({ handler: this.entries.get(name)?.handler ?? 'none' }, result.durationMs / 1000);
       },
       onStart: (_name, lateMs) => metrics.probeLateness.observe(Math.max(0, lateMs) / 1000),
       onTransition: (name, t) => {
         metrics.transitions.inc({ to: t.to });
+        metrics.perCluster.transition(name, t.to);
         const entry = this.entries.get(name);
         if (entry !== undefined) entry.message = t.result.message;
         log.info(
@@ -168,6 +170,7 @@ export class ProbeWorkers {
     if (trust.kind === 'secret') this.options.secrets.watchNamespace(trust.secretRef.namespace);
     this.scheduler.add(name, source.probe, this.runner(source.probe, spec, secretRef, trust), { initial });
     this.options.guard?.track(name, this.options.guard.domainOf(cluster), resolveTiming(source.probe));
+    this.options.metrics.perCluster.configure(name, resolveTiming(source.probe).failureThreshold);
     this.setEntry(name, {
       source: source.kind,
       fingerprint,
@@ -185,6 +188,7 @@ export class ProbeWorkers {
   remove(name: string, reason: StopReason): void {
     this.stopWorker(name, reason);
     this.setEntry(name, undefined);
+    this.options.metrics.perCluster.remove(name);
   }
 
   /** Stops every worker (probes in flight aborted) and forgets every Cluster; returns how many workers ran. */
@@ -196,6 +200,7 @@ export class ProbeWorkers {
     // A replica that stopped (or lost the lease) reports nothing; the leader counts afresh.
     this.entries.clear();
     this.options.metrics.invalidProbes.reset();
+    this.options.metrics.perCluster.clear();
     return n;
   }
 

@@ -1,0 +1,99 @@
+// The names of the reconciler's Prometheus metrics, with their labels: the one home that the reconciler's registry
+// (src/reconciler/metrics.ts, cluster-metrics.ts), the alerts and the dashboard (src/deploy/monitoring/), the docs and
+// the tests read. Pure data. Per-Cluster series carry `cluster_name`, as Karmada's own metrics name the Cluster
+// (`cluster` collides with the external label many Prometheus setups add).
+
+export const METRIC_PREFIX = 'cluster_probe_reconciler_';
+/** The label every per-Cluster series carries. */
+export const CLUSTER_LABEL = 'cluster_name';
+
+/** The fleet-level metrics (one series per label value, whatever the number of Clusters). */
+export const FLEET_METRICS = Object.freeze({
+  probeResults: `${METRIC_PREFIX}probe_results_total`,
+  probeDuration: `${METRIC_PREFIX}probe_duration_seconds`,
+  probeLateness: `${METRIC_PREFIX}probe_start_lateness_seconds`,
+  transitions: `${METRIC_PREFIX}transitions_total`,
+  writes: `${METRIC_PREFIX}writes_total`,
+  watchRestarts: `${METRIC_PREFIX}watch_restarts_total`,
+  workers: `${METRIC_PREFIX}workers`,
+  invalidProbes: `${METRIC_PREFIX}invalid_probes`,
+  workersStopped: `${METRIC_PREFIX}workers_stopped_total`,
+  clusters: `${METRIC_PREFIX}clusters`,
+  leader: `${METRIC_PREFIX}leader`,
+  queueDepth: `${METRIC_PREFIX}queue_depth`,
+  proberDisrupted: `${METRIC_PREFIX}prober_disrupted`,
+  domainState: `${METRIC_PREFIX}failure_domain_state`,
+  verdictsWithheld: `${METRIC_PREFIX}verdicts_withheld`,
+  sentinelUp: `${METRIC_PREFIX}sentinel_up`,
+} as const);
+
+/**
+ * The verdict a Cluster holds, as the reconciler wrote it: healthy (Healthy=True), failing (Healthy=False and the
+ * taint), error (Unknown, LivenessProbeError), invalid (Unknown, InvalidLivenessProbe), withheld (Unknown, a reason of
+ * the disruption guard: the probe fails and the verdict is held back), pending (a probe, no verdict written yet).
+ */
+export const VERDICTS = ['healthy', 'failing', 'error', 'invalid', 'withheld', 'pending'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+/** Per-Cluster metrics: gauges and counters only, each with its labels besides cluster_name and its most series. */
+export const CLUSTER_METRICS = Object.freeze({
+  verdict: {
+    name: `${METRIC_PREFIX}cluster_verdict`,
+    type: 'gauge',
+    labels: ['verdict'],
+    series: 1,
+    help: `1 for the verdict this Cluster holds (${VERDICTS.join(', ')}); one series a Cluster, replaced on a change.`,
+  },
+  probeSuccess: {
+    name: `${METRIC_PREFIX}cluster_probe_success`,
+    type: 'gauge',
+    labels: [],
+    series: 1,
+    help: 'Result of the latest probe run: 1 success, 0 failure or error.',
+  },
+  probeDuration: {
+    name: `${METRIC_PREFIX}cluster_probe_duration_seconds`,
+    type: 'gauge',
+    labels: [],
+    series: 1,
+    help: 'Duration of the latest probe run, in seconds.',
+  },
+  probes: {
+    name: `${METRIC_PREFIX}cluster_probes_total`,
+    type: 'counter',
+    labels: ['result'],
+    series: 3,
+    help: 'Probe runs by result (success, failure, error).',
+  },
+  transitions: {
+    name: `${METRIC_PREFIX}cluster_transitions_total`,
+    type: 'counter',
+    labels: ['to'],
+    series: 3,
+    help: 'Probe state transitions (a threshold reached) by the new state (success, failure, error).',
+  },
+  lastTransition: {
+    name: `${METRIC_PREFIX}cluster_last_transition_timestamp_seconds`,
+    type: 'gauge',
+    labels: [],
+    series: 1,
+    help: 'Unix time of the latest probe state transition seen by this replica.',
+  },
+  consecutiveFailures: {
+    name: `${METRIC_PREFIX}cluster_consecutive_failures`,
+    type: 'gauge',
+    labels: [],
+    series: 1,
+    help: 'Failed probe runs in a row now (0 after a success or an error).',
+  },
+  failureThreshold: {
+    name: `${METRIC_PREFIX}cluster_failure_threshold`,
+    type: 'gauge',
+    labels: [],
+    series: 1,
+    help: "The probe's failureThreshold: consecutive failures that make the verdict failing.",
+  },
+} as const);
+
+/** The most series one Cluster can have (each counter's every label value seen). */
+export const MAX_SERIES_PER_CLUSTER = Object.values(CLUSTER_METRICS).reduce((n, m) => n + m.series, 0);
