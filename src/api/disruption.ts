@@ -52,4 +52,9 @@ export const DISRUPTION_DEFAULTS = Object.freeze({
   /** Sentinels (`--sentinel`) are probed this often, with this timeout (seconds). */
   sentinelPeriodSeconds: 5,
   sentinelTimeoutSeconds: 2,
+  /**
+   * One failed sentinel probe holds new verdicts; this many in a row confirm it is down, and verdicts written before
+   * are lifted (one lost packet must not untaint a fleet).
+   */
+  sentinelFailureThreshold: 2,
 });

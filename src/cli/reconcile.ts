@@ -123,12 +123,13 @@ When the prober is the thing that broke (the disruption guard, on by default):
   A failure verdict moves workloads for the whole federation, so it is first checked against the fleet, from the
   latest raw probe results. Every Cluster this replica judges failing at once (from two up), or a --sentinel
   failing: the prober blames itself, adds no taint, lifts the taints it added, and writes Healthy=Unknown, reason
-  ProberDisrupted; on recovery every Cluster needs a fresh run of failures before a new taint. More Clusters failing
+  ProberDisrupted (written verdicts are lifted once every Cluster, or the sentinel, has failed its threshold in a
+  row); on recovery every Cluster needs a fresh run of failures before a new taint. More Clusters failing
   than --max-unhealthy: new verdicts are held (TooManyUnhealthy). A partially disrupted failure domain (at least
   --unhealthy-domain-threshold of it, and more than 2, failing): evicting verdicts (NoExecute, or None where a
   ClusterTaintPolicy may make one) at --partial-disruption-rate, none in a domain smaller than --large-domain-size
-  (DomainPartiallyDisrupted); NoSchedule taints are not held there. A fully failed domain while others are healthy
-  is tainted at once. --disruption-guard=false writes every verdict at once: a broken network, DNS or credentials on
+  (DomainPartiallyDisrupted); NoSchedule taints are not held there. A fully failed domain while Clusters elsewhere
+  answer gets its NoSchedule taints at once, even past --max-unhealthy. --disruption-guard=false writes every verdict at once: a broken network, DNS or credentials on
   the prober's side then taints every Cluster. See docs/reconciler.md.
 
 Examples:
@@ -139,8 +140,8 @@ Examples:
   cluster-probe reconcile --kubeconfig /etc/karmada/config/karmada.config --taint-effect None
 
   # Failure domains from a label, a sentinel outside every member, at most 10 Clusters tainted at once
-  cluster-probe reconcile --failure-domain label=topology.kubernetes.io/region \
-    --sentinel https://status.example.com/healthz --max-unhealthy 10
+  cluster-probe reconcile --failure-domain label=topology.kubernetes.io/region --max-unhealthy 10 \\
+    --sentinel https://status.example.com/healthz
 
   # Pull mode: an agent inside the member for its one Cluster
   cluster-probe reconcile --kubeconfig /etc/karmada/config/karmada.config --cluster-name member1
@@ -167,12 +168,16 @@ async function runReconcile(flags: ReconcileFlags): Promise<void> {
     import('../reconciler/index.js'),
   ]);
   const identity = flags.identity ?? `${hostname()}_${process.pid}`;
-  const { sentinelProbe } = await import('../reconciler/sentinels.js');
+  const { parseSentinel } = await import('../reconciler/sentinels.js');
   for (const url of flags.sentinel ?? []) {
     try {
-      sentinelProbe(url, flags.sentinelPeriod, flags.sentinelTimeout);
+      parseSentinel(
+        url,
+        { periodSeconds: flags.sentinelPeriod, timeoutSeconds: flags.sentinelTimeout },
+        flags.denyCidr ?? DEFAULT_DENY_LIST,
+      );
     } catch (err) {
-      throw new InvalidArgumentError(`--sentinel: ${err instanceof Error ? err.message : String(err)}`);
+      throw new InvalidArgumentError(`--sentinel ${err instanceof Error ? err.message : String(err)}`);
     }
   }
   if (!flags.disruptionGuard && (flags.sentinel ?? []).length > 0)
@@ -333,45 +338,57 @@ export function register(program: Command): void {
       `address range probes may never connect to, checked after DNS; repeatable, replaces the default (${DEFAULT_DENY_LIST.join(', ')})`,
       collectCidr,
     )
-    .option(
-      '--disruption-guard <bool>',
-      'true: withhold failure verdicts when the prober itself looks broken, or too many Clusters fail at once; false: write every verdict at once',
-      bool,
-      DISRUPTION_DEFAULTS.enabled,
+    .addOption(
+      new Option(
+        '--disruption-guard <bool>',
+        'true: withhold failure verdicts when the prober itself looks broken, or too many Clusters fail at once; false: write every verdict at once',
+      )
+        .argParser(bool)
+        .default(DISRUPTION_DEFAULTS.enabled),
     )
-    .option(
-      '--failure-domain <mode>',
-      'how Clusters are grouped into failure domains: topology (spec.region, then spec.zones or spec.zone), region, label=KEY, or none (one domain)',
-      wrap(parseFailureDomain),
-      parseFailureDomain(DISRUPTION_DEFAULTS.failureDomain),
+    .addOption(
+      new Option(
+        '--failure-domain <mode>',
+        'how Clusters are grouped into failure domains: topology (spec.region, then spec.zones or spec.zone), region, label=KEY, or none (one domain)',
+      )
+        .argParser(wrap(parseFailureDomain))
+        .default(parseFailureDomain(DISRUPTION_DEFAULTS.failureDomain), DISRUPTION_DEFAULTS.failureDomain),
     )
-    .option(
-      '--unhealthy-domain-threshold <ratio>',
-      'share of a domain failing (with more than 2 failing) that makes it partially disrupted',
-      ratio,
-      DISRUPTION_DEFAULTS.unhealthyDomainThreshold,
+    .addOption(
+      new Option(
+        '--unhealthy-domain-threshold <ratio>',
+        'share of a domain failing (with more than 2 failing) that makes it partially disrupted',
+      )
+        .argParser(ratio)
+        .default(DISRUPTION_DEFAULTS.unhealthyDomainThreshold),
     )
-    .option(
-      '--large-domain-size <n>',
-      'a partially disrupted domain with fewer judged Clusters gets no evicting verdict at all',
-      integer(1, 1_000_000),
-      DISRUPTION_DEFAULTS.largeDomainSize,
+    .addOption(
+      new Option(
+        '--large-domain-size <n>',
+        'a partially disrupted domain with fewer judged Clusters gets no evicting verdict at all',
+      )
+        .argParser(integer(1, 1_000_000))
+        .default(DISRUPTION_DEFAULTS.largeDomainSize),
     )
-    .option(
-      '--partial-disruption-rate <per-second>',
-      'evicting verdicts a second in a large, partially disrupted domain',
-      rate,
-      DISRUPTION_DEFAULTS.partialDisruptionRate,
+    .addOption(
+      new Option(
+        '--partial-disruption-rate <per-second>',
+        'evicting verdicts a second in a large, partially disrupted domain',
+      )
+        .argParser(rate)
+        .default(DISRUPTION_DEFAULTS.partialDisruptionRate),
     )
-    .option(
-      '--max-unhealthy <n|percent>',
-      `most Clusters failing fleet-wide (a count, or a percentage of those judged) before new verdicts are held (default ${DISRUPTION_DEFAULTS.maxUnhealthy})`,
-      wrap(parseCeiling),
-      parseCeiling(DISRUPTION_DEFAULTS.maxUnhealthy),
+    .addOption(
+      new Option(
+        '--max-unhealthy <n|percent>',
+        'most Clusters failing fleet-wide (a count, or a percentage of those judged, never below 1) before new verdicts are held',
+      )
+        .argParser(wrap(parseCeiling))
+        .default(parseCeiling(DISRUPTION_DEFAULTS.maxUnhealthy), DISRUPTION_DEFAULTS.maxUnhealthy),
     )
     .option(
       '--sentinel <url>',
-      'a target outside every member that must always answer (http://, https://, tcp://HOST:PORT); when it fails, no verdict is written; repeatable',
+      'a target outside every member that must always answer (http://, https://, tcp://HOST:PORT); when it fails, no new verdict is written; repeatable',
       (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
     )
     .option(

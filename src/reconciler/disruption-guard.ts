@@ -2,7 +2,7 @@
 // assesses the failure domains and the fleet from them (disruption.ts, pure), and turns a failure verdict into what the
 // state allows: written, withheld (Healthy=Unknown with a reason of ours, our taint lifted) or not yet. Re-assesses on
 // a tick and queues again every Cluster whose decision changed, so the reconcile stays level-triggered.
-import type { WithheldReason } from '../api/disruption.js';
+import { WITHHELD_REASONS, type WithheldReason } from '../api/disruption.js';
 import type { Clock, ProbeResult, ResolvedTiming, TimerHandle, WorkerState } from '../probe/index.js';
 import { UNHEALTHY_TAINT_KEY, type Cluster } from '../schema/index.js';
 import {
@@ -17,6 +17,7 @@ import {
   type GuardDecision,
   type GuardThresholds,
   type Judged,
+  type SentinelState,
 } from './disruption.js';
 import { HEALTHY_CONDITION, REASONS, type Desired, type TaintEffectOption } from './desired-state.js';
 import type { ReconcilerMetrics } from './metrics.js';
@@ -50,16 +51,26 @@ export interface DisruptionGuardOptions {
 interface Tracked {
   domain: string;
   timing: ResolvedTiming;
+  /** When the worker was first tracked: a Cluster not heard from within its first run is not waited for. */
+  trackedAt: number;
   last?: 'success' | 'failure';
-  /** Clock time the last result arrived, and the time its run started. */
+  /** Clock time the last result (any outcome) arrived, and the time its run started. */
   lastAt: number;
   lastStart: number;
-  /** Start of the first run of the current run of failures. */
+  /** Start of the first run of the current run of failures, and when that failure arrived. */
   failingSince: number;
-  /** Failures in a row since the later of that and the prober's last recovery. */
+  firstFailureAt: number;
+  /** Failures in a row. */
+  run: number;
+  /** Failures in a row since the prober's last confirmed disruption ended (a fresh start after it). */
   streak: number;
-  /** When streak reached failureThreshold. */
-  crossedAt: number;
+}
+
+interface Sentinel {
+  /** Latest result: true failed, false answered, undefined none yet (or one that could not run). */
+  failing?: boolean;
+  run: number;
+  threshold: number;
 }
 
 /** A token bucket of burst one: a large, partially disrupted domain's evicting verdicts. */
@@ -68,9 +79,12 @@ interface Bucket {
   at: number;
 }
 
+/** Reasons a held verdict may move between without a write: both say "held back", only the count differs. */
+const HOLD_REASONS = new Set<string>([WITHHELD_REASONS.tooManyUnhealthy, WITHHELD_REASONS.domainPartiallyDisrupted]);
+
 export class DisruptionGuard {
   private readonly tracked = new Map<string, Tracked>();
-  private readonly sentinels = new Map<string, boolean>();
+  private readonly sentinels = new Map<string, Sentinel>();
   private readonly buckets = new Map<string, Bucket>();
   /** The decision last made (or seen on the tick) per Cluster in a failure state, to queue it when it changes. */
   private readonly decisions = new Map<string, string>();
@@ -78,10 +92,12 @@ export class DisruptionGuard {
   private readonly admitted = new Set<string>();
   private assessment: FleetAssessment | undefined;
   private assessedAt = -Infinity;
-  /** The earliest run start among the Clusters judged here, as of the last assessment. */
-  private minLastStart = -Infinity;
   private dirty = true;
+  /** As of the last assessment: the latest start of a run that answered, and the earliest last run of those we wait for. */
+  private maxSuccessStart = -Infinity;
+  private minHeardStart = -Infinity;
   private wasDisrupted = false;
+  private wasLifting = false;
   private readonly domainStates = new Map<string, DomainState>();
   private timer: TimerHandle | undefined;
   private stopped = false;
@@ -105,27 +121,35 @@ export class DisruptionGuard {
     this.tracked.clear();
     this.decisions.clear();
     this.admitted.clear();
-    this.options.metrics.domainState.reset();
-    this.options.metrics.verdictsWithheld.reset();
-    this.options.metrics.proberDisrupted.set(0);
+    this.buckets.clear();
+    this.domainStates.clear();
+    const m = this.options.metrics;
+    m.domainState.reset();
+    m.verdictsWithheld.reset();
+    m.sentinelUp.reset();
+    m.proberDisrupted.set(0);
   }
 
   /** A Cluster's worker started or was replaced: its domain and timing (its results so far are kept). */
   track(name: string, domain: string, timing: ResolvedTiming): void {
     const t = this.tracked.get(name);
     if (t !== undefined) {
+      if (t.domain !== domain) this.dirty = true;
       t.domain = domain;
       t.timing = timing;
-    } else
-      this.tracked.set(name, {
-        domain,
-        timing,
-        lastAt: -Infinity,
-        lastStart: -Infinity,
-        failingSince: 0,
-        streak: 0,
-        crossedAt: 0,
-      });
+      return;
+    }
+    this.tracked.set(name, {
+      domain,
+      timing,
+      trackedAt: this.options.clock.now(),
+      lastAt: -Infinity,
+      lastStart: -Infinity,
+      failingSince: 0,
+      firstFailureAt: 0,
+      run: 0,
+      streak: 0,
+    });
     this.dirty = true;
   }
 
@@ -142,22 +166,49 @@ export class DisruptionGuard {
     const now = this.options.clock.now();
     const start = now - result.durationMs;
     if (result.result === 'failure') {
-      if (t.last !== 'failure' || t.streak === 0) t.failingSince = start;
+      if (t.run === 0) {
+        t.failingSince = start;
+        t.firstFailureAt = now;
+      }
+      t.run++;
       t.streak++;
-      if (t.streak === t.timing.failureThreshold) t.crossedAt = now;
-    } else t.streak = 0;
-    // An error (the probe cannot run as configured) says nothing of the cluster: not judged.
+    } else {
+      t.run = 0;
+      t.streak = 0;
+    }
+    // An error (the probe cannot run as configured) says nothing of the cluster: not judged, but heard from.
     t.last = result.result === 'error' ? undefined : result.result;
     t.lastAt = now;
     t.lastStart = start;
     this.dirty = true;
   }
 
-  /** A sentinel's latest result (`failing` undefined: none yet). */
-  sentinel(name: string, failing: boolean | undefined): void {
-    if (failing === undefined) this.sentinels.delete(name);
-    else this.sentinels.set(name, failing);
-    this.options.metrics.sentinelUp.set({ sentinel: name }, failing === false ? 1 : 0);
+  /** Registers a sentinel (`threshold`: failures in a row that confirm it is down). */
+  addSentinel(name: string, threshold: number): void {
+    this.sentinels.set(name, { run: 0, threshold });
+    this.options.metrics.sentinelUp.set({ sentinel: name }, 0);
+  }
+
+  /** A sentinel's result. One that cannot run (a configuration error) is logged and counts for nothing. */
+  sentinelResult(name: string, result: ProbeResult): void {
+    const s = this.sentinels.get(name);
+    if (s === undefined) return;
+    const before = s.failing;
+    if (result.result === 'error') {
+      s.failing = undefined;
+      s.run = 0;
+      if (before !== undefined)
+        this.options.log.warn(
+          { sentinel: name, message: result.message },
+          'sentinel cannot run; it does not count until it can',
+        );
+    } else {
+      s.failing = result.result === 'failure';
+      s.run = s.failing ? s.run + 1 : 0;
+      if (before !== s.failing)
+        this.options.log[s.failing ? 'warn' : 'info']({ sentinel: name, message: result.message }, 'sentinel changed');
+    }
+    this.options.metrics.sentinelUp.set({ sentinel: name }, s.failing === false ? 1 : 0);
     this.dirty = true;
   }
 
@@ -179,6 +230,10 @@ export class DisruptionGuard {
     else this.admitted.delete(name);
     if (d.kind === 'verdict') return desired;
     if (d.kind === 'wait') return { kind: 'keep' };
+    // Held for the ceiling or for a domain's rate, and held now for the other: no write, no Event (no flapping).
+    const now = cluster.status?.conditions?.find((c) => c.type === HEALTHY_CONDITION);
+    if (now?.status === 'Unknown' && HOLD_REASONS.has(now.reason) && HOLD_REASONS.has(d.reason))
+      return { kind: 'keep' };
     return { kind: 'withheld', reason: d.reason, message: `${d.message}. Probe: ${desired.message}` };
   }
 
@@ -187,27 +242,39 @@ export class DisruptionGuard {
     const now = this.options.clock.now();
     if (this.assessment !== undefined && !this.dirty && now - this.assessedAt < 1000) return this.assessment;
     const own: Judged[] = [];
-    let minStart = Infinity;
+    let maxSuccessStart = -Infinity;
+    let minHeardStart = Infinity;
     for (const t of this.tracked.values()) {
+      const period = t.timing.periodSeconds * 1000;
+      const timeout = t.timing.timeoutSeconds * 1000;
+      const heard = t.lastAt > -Infinity;
+      // Stuck: no result within two periods and a timeout (or, never heard, within its first run): not judged, and
+      // not waited for (a probe that never ends must not hold every verdict).
+      const stuck = heard
+        ? now - t.lastAt > 2 * period + timeout + 1000
+        : now - t.trackedAt > t.timing.initialDelaySeconds * 1000 + period + timeout + 1000;
+      if (stuck) continue;
+      minHeardStart = Math.min(minHeardStart, heard ? t.lastStart : -Infinity);
       if (t.last === undefined) continue;
-      // A result older than two periods and a timeout is stale (the probe is stuck, or was replaced): not judged.
-      const staleAfter = (2 * t.timing.periodSeconds + t.timing.timeoutSeconds + 1) * 1000;
-      if (now - t.lastAt > staleAfter) continue;
-      own.push({ domain: t.domain, failing: t.last === 'failure' });
-      if (t.lastStart < minStart) minStart = t.lastStart;
+      const failing = t.last === 'failure';
+      own.push({ domain: t.domain, failing, confirmed: failing && t.run >= t.timing.failureThreshold });
+      if (!failing) maxSuccessStart = Math.max(maxSuccessStart, t.lastStart);
     }
-    this.minLastStart = minStart;
+    this.maxSuccessStart = maxSuccessStart;
+    this.minHeardStart = minHeardStart;
     const others: Judged[] = [];
     for (const c of this.options.others()) {
       const j = judgedByCondition(c);
       if (j !== undefined) others.push({ domain: this.domainOf(c), failing: j === 'failing' });
     }
-    const failingSentinels = [...this.sentinels].filter(([, failing]) => failing).map(([n]) => n);
-    const a = assessFleet(own, others, failingSentinels, this.options.thresholds);
+    const sentinels: SentinelState[] = [];
+    for (const [name, s] of this.sentinels)
+      if (s.failing !== undefined) sentinels.push({ name, failing: s.failing, confirmed: s.run >= s.threshold });
+    const a = assessFleet(own, others, sentinels, this.options.thresholds);
     this.assessment = a;
     this.assessedAt = now;
     this.dirty = false;
-    this.noteChanges(a, now);
+    this.noteChanges(a);
     return a;
   }
 
@@ -215,14 +282,15 @@ export class DisruptionGuard {
     const a = this.assess();
     const t = this.tracked.get(name);
     const now = this.options.clock.now();
-    const judgedFailing = this.admitted.has(name) || carriesVerdict(cluster, this.options.taintEffect);
-    const minStart = this.minLastStart;
     const view = {
       domain: t?.domain ?? this.domainOf(cluster),
-      judgedFailing,
+      judgedFailing: this.admitted.has(name) || carriesVerdict(cluster, this.options.taintEffect),
       freshRun: t === undefined || t.streak >= t.timing.failureThreshold,
-      // Every other Cluster judged here has run since this one began failing; or one more period has passed.
-      settled: t === undefined || minStart >= t.failingSince || now >= t.crossedAt + t.timing.periodSeconds * 1000,
+      // Evidence the prober works: a Cluster answered in a run that began after this one's first failure came in; or
+      // every Cluster we wait for has run since this one began failing (then the count rule above decides). Until
+      // then a verdict waits: one slow Cluster still counted healthy by a result from before the cut must not let the
+      // fast ones be tainted.
+      settled: t === undefined || this.maxSuccessStart >= t.firstFailureAt || this.minHeardStart >= t.failingSince,
       evicting: this.options.taintEffect !== 'NoSchedule',
     };
     return decide(a, view, () => this.token(view.domain, now, consume));
@@ -243,41 +311,48 @@ export class DisruptionGuard {
   }
 
   /** Logs and counts every change of the fleet's and the domains' states; a recovery gives every Cluster a fresh start. */
-  private noteChanges(a: FleetAssessment, now: number): void {
+  private noteChanges(a: FleetAssessment): void {
     const { metrics, log } = this.options;
-    if (a.proberDisrupted !== this.wasDisrupted) {
+    if (a.proberDisrupted !== this.wasDisrupted || a.lifting !== this.wasLifting) {
+      const wasLifting = this.wasLifting;
       this.wasDisrupted = a.proberDisrupted;
+      this.wasLifting = a.lifting;
       metrics.proberDisrupted.set(a.proberDisrupted ? 1 : 0);
       if (a.proberDisrupted)
         log.warn(
-          { why: a.why, failing: a.own.failing, judged: a.own.total },
-          'prober disrupted: withholding every failure verdict and lifting our taints',
+          { why: a.why, failing: a.own.failing, judged: a.own.total, confirmed: a.lifting },
+          a.lifting
+            ? 'prober disrupted (confirmed): withholding every failure verdict and lifting our taints'
+            : 'prober suspect: withholding new failure verdicts',
         );
-      else {
+      else if (wasLifting) {
         // Node lifecycle's exit from master disruption: every Cluster gets a fresh run before any new verdict.
         for (const t of this.tracked.values()) t.streak = 0;
         log.info(
-          { failing: a.own.failing, judged: a.own.total, at: now },
+          { failing: a.own.failing, judged: a.own.total },
           'prober recovered: verdicts resume after a fresh run',
         );
-      }
+      } else log.info({ failing: a.own.failing, judged: a.own.total }, 'prober no longer suspect');
     }
     for (const [domain, d] of a.domains) {
-      const before = this.domainStates.get(domain) ?? 'Normal';
+      const before = this.domainStates.get(domain);
       if (before === d.state) continue;
       this.domainStates.set(domain, d.state);
-      metrics.domainState.set({ domain: domainLabel(domain), state: before }, 0);
-      metrics.domainState.set({ domain: domainLabel(domain), state: d.state }, 1);
-      log.warn(
-        { domain: domainLabel(domain), from: before, to: d.state, failing: d.failing, judged: d.total },
-        'failure domain state changed',
-      );
+      const label = domainLabel(domain);
+      if (before !== undefined) metrics.domainState.remove({ domain: label, state: before });
+      metrics.domainState.set({ domain: label, state: d.state }, 1);
+      if (before !== undefined || d.state !== 'Normal')
+        log.warn(
+          { domain: label, from: before ?? 'Normal', to: d.state, failing: d.failing, judged: d.total },
+          'failure domain state changed',
+        );
     }
+    // A domain with no judged Cluster left: its series and its rate bucket go.
     for (const [domain, before] of this.domainStates) {
-      if (a.domains.has(domain) || before === 'Normal') continue;
+      if (a.domains.has(domain)) continue;
       this.domainStates.delete(domain);
-      metrics.domainState.set({ domain: domainLabel(domain), state: before }, 0);
-      log.info({ domain: domainLabel(domain), from: before, to: 'Normal' }, 'failure domain state changed');
+      this.buckets.delete(domain);
+      metrics.domainState.remove({ domain: domainLabel(domain), state: before });
     }
   }
 
@@ -339,11 +414,18 @@ function carriesVerdict(cluster: Cluster, effect: TaintEffectOption): boolean {
   return effect !== 'none' && (cluster.spec?.taints ?? []).some((t) => t.key === UNHEALTHY_TAINT_KEY);
 }
 
-/** Another replica's verdict on a Cluster, from the condition it wrote (withheld and errors are not verdicts). */
+const WITHHELD = new Set<string>(Object.values(WITHHELD_REASONS));
+
+/**
+ * Another replica's verdict on a Cluster, from the condition it wrote: a success or a failure, and a failure it
+ * withholds counts as failing (it is failing; only the verdict is held), so that two shards cannot each admit up to
+ * the ceiling. Errors and invalid probes are not verdicts.
+ */
 function judgedByCondition(cluster: Cluster): 'healthy' | 'failing' | undefined {
   const c = cluster.status?.conditions?.find((x) => x.type === HEALTHY_CONDITION);
   if (c === undefined) return undefined;
   if (c.status === 'True' && c.reason === REASONS.success) return 'healthy';
   if (c.status === 'False' && c.reason === REASONS.failure) return 'failing';
+  if (c.status === 'Unknown' && WITHHELD.has(c.reason)) return 'failing';
   return undefined;
 }

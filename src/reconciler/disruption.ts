@@ -56,11 +56,17 @@ export function parseFailureDomain(value: string): FailureDomainMode {
 /** The domain every Cluster without the chosen topology falls into. */
 export const DEFAULT_DOMAIN = '';
 
+/** A region or zone name inside a domain key: `%`, `/` and `+` escaped, so that no two topologies share a key. */
+function part(name: string): string {
+  return name.replace(/[%/+]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
 /**
  * The one failure domain of a Cluster. topology: `region/zone`, where zone is spec.zones when it names one zone, the
  * sorted zones joined by `+` when it names several (a Cluster that spans zones A and B fails with both, so it shares a
  * domain only with Clusters that span the same), else the deprecated spec.zone; `region` alone when no zone is set, and
- * the default domain when neither is. label=KEY: the label's value (the default domain without it).
+ * the default domain when neither is (`%`, `/` and `+` inside a name are escaped). label=KEY: the label's value (the
+ * default domain without it). none: the default domain.
  */
 export function failureDomainOf(cluster: Cluster, mode: FailureDomainMode): string {
   if (mode.kind === 'none') return DEFAULT_DOMAIN;
@@ -69,9 +75,14 @@ export function failureDomainOf(cluster: Cluster, mode: FailureDomainMode): stri
   const region = typeof spec.region === 'string' ? spec.region : '';
   if (mode.kind === 'region') return region;
   const zones = Array.isArray(spec.zones) ? spec.zones.filter((z): z is string => typeof z === 'string') : [];
-  const zone = zones.length > 0 ? [...new Set(zones)].sort().join('+') : typeof spec.zone === 'string' ? spec.zone : '';
-  if (zone === '') return region;
-  return `${region}/${zone}`;
+  const zone =
+    zones.length > 0
+      ? [...new Set(zones)].sort().map(part).join('+')
+      : typeof spec.zone === 'string'
+        ? part(spec.zone)
+        : '';
+  if (zone === '') return part(region);
+  return `${part(region)}/${zone}`;
 }
 
 /**
@@ -96,7 +107,17 @@ export function ceilingOf(c: Ceiling, total: number): number {
 /** A judged Cluster: a result of success or failure that is not stale. */
 export interface Judged {
   domain: string;
+  /** Its latest raw result failed. */
   failing: boolean;
+  /** ... and it has crossed its failureThreshold (its failure is a verdict, not one result). */
+  confirmed?: boolean;
+}
+
+/** A sentinel's latest raw result, and whether it failed its threshold in a row. */
+export interface SentinelState {
+  name: string;
+  failing: boolean;
+  confirmed: boolean;
 }
 
 export interface DomainSummary {
@@ -107,8 +128,16 @@ export interface DomainSummary {
 }
 
 export interface FleetAssessment {
-  /** The prober blames itself: every Cluster it judges fails (from minClustersForSelfBlame up), or a sentinel fails. */
+  /**
+   * The prober blames itself: every Cluster it judges fails (from minClustersForSelfBlame up) by its latest raw result,
+   * or a sentinel's latest result failed. New verdicts are withheld.
+   */
   proberDisrupted: boolean;
+  /**
+   * ... and it is confirmed: every one of them has crossed its failureThreshold, or a sentinel failed its threshold in
+   * a row. Only then are verdicts written before lifted: one failed probe of a healthy Cluster is not a disruption.
+   */
+  lifting: boolean;
   /** Why, for the condition message and the log. */
   why: string;
   domains: ReadonlyMap<string, DomainSummary>;
@@ -121,17 +150,18 @@ export interface FleetAssessment {
 
 /**
  * The fleet as this replica sees it. `own`: the Clusters it probes, by their latest raw result. `others`: Clusters
- * other replicas judge (another shard's), by the Healthy condition they wrote; they count in domains and against the
- * ceiling, never toward self-blame, which is about this replica's own vantage point.
+ * other replicas judge (another shard's, a Pull agent's), by the Healthy condition they wrote; they count in domains and
+ * against the ceiling, never toward self-blame, which is about this replica's own vantage point.
  */
 export function assessFleet(
   own: readonly Judged[],
   others: readonly Judged[],
-  failingSentinels: readonly string[],
+  sentinels: readonly SentinelState[],
   t: GuardThresholds,
 ): FleetAssessment {
   const domains = new Map<string, DomainSummary>();
   let ownFailing = 0;
+  let ownConfirmed = 0;
   let fleetFailing = 0;
   const add = (j: Judged): void => {
     let d = domains.get(j.domain);
@@ -148,6 +178,7 @@ export function assessFleet(
   for (const j of own) {
     add(j);
     if (j.failing) ownFailing++;
+    if (j.failing && j.confirmed === true) ownConfirmed++;
   }
   for (const j of others) add(j);
   for (const d of domains.values()) {
@@ -156,17 +187,23 @@ export function assessFleet(
   }
   const total = own.length + others.length;
   const allowed = ceilingOf(t.maxUnhealthy, total);
+  const failingSentinels = sentinels.filter((x) => x.failing);
+  const enough = own.length >= t.minClustersForSelfBlame;
   let proberDisrupted = false;
+  let lifting = false;
   let why = '';
   if (failingSentinels.length > 0) {
     proberDisrupted = true;
-    why = `sentinel ${failingSentinels.join(', ')} failing`;
-  } else if (own.length >= t.minClustersForSelfBlame && ownFailing === own.length) {
+    lifting = failingSentinels.some((x) => x.confirmed);
+    why = `sentinel ${failingSentinels.map((x) => x.name).join(', ')} failing`;
+  } else if (enough && ownFailing === own.length) {
     proberDisrupted = true;
+    lifting = ownConfirmed === own.length;
     why = `all ${own.length} Clusters this prober judges are failing at once`;
   }
   return {
     proberDisrupted,
+    lifting,
     why,
     domains,
     own: { total: own.length, failing: ownFailing },
@@ -195,13 +232,15 @@ export interface ClusterView {
 }
 
 /**
- * The decision for one failing Cluster, in order: the prober blamed (withhold, and lift what we wrote); a verdict it
- * already carries (keep); a fresh start after the prober recovered, and the rest of the fleet heard from (wait); the
- * ceiling (withhold new ones); a partially disrupted domain (evicting verdicts at the domain's rate, none if small);
- * else the verdict. `takeToken` is asked only when the rate decides, and consumes one.
+ * The decision for one failing Cluster, in order: the prober blamed (withhold new verdicts; lift written ones once the
+ * disruption is confirmed); a verdict it already carries (keep); a fresh start after the prober recovered, and the rest
+ * of the fleet heard from (wait); a non-evicting verdict in a fully failed domain while Clusters elsewhere answer (at
+ * once: a zone that is really gone is avoided, whatever the ceiling); the ceiling (withhold new ones); a partially
+ * disrupted domain (evicting verdicts at the domain's rate, none if small); else the verdict. `takeToken` is asked
+ * only when the rate decides, and consumes one.
  */
 export function decide(a: FleetAssessment, c: ClusterView, takeToken: () => boolean): GuardDecision {
-  if (a.proberDisrupted)
+  if (a.proberDisrupted && !(c.judgedFailing && !a.lifting))
     return {
       kind: 'withhold',
       reason: WITHHELD_REASONS.proberDisrupted,
@@ -210,13 +249,15 @@ export function decide(a: FleetAssessment, c: ClusterView, takeToken: () => bool
   if (c.judgedFailing) return { kind: 'verdict' };
   if (!c.freshRun) return { kind: 'wait', why: 'a fresh run of failures after the prober recovered' };
   if (!c.settled) return { kind: 'wait', why: 'a result from every other Cluster since this one began failing' };
+  const d = a.domains.get(c.domain);
+  if (d !== undefined && d.state === 'FullDisruption' && !c.evicting && a.fleet.failing < a.fleet.total)
+    return { kind: 'verdict' };
   if (a.overCeiling)
     return {
       kind: 'withhold',
       reason: WITHHELD_REASONS.tooManyUnhealthy,
       message: `verdict withheld: ${a.fleet.failing} of ${a.fleet.total} Clusters are failing, more than --max-unhealthy allows (${a.fleet.allowed})`,
     };
-  const d = a.domains.get(c.domain);
   if (d !== undefined && d.state === 'PartialDisruption' && c.evicting) {
     const label = domainLabel(c.domain);
     if (!d.large)
@@ -235,7 +276,18 @@ export function decide(a: FleetAssessment, c: ClusterView, takeToken: () => bool
   return { kind: 'verdict' };
 }
 
-/** How a domain is named in messages and metrics: `(none)` for the default one. */
+/** Longest domain name shown in a metric label, a message or a log line; longer ones are cut and given a hash. */
+export const MAX_DOMAIN_LABEL = 63;
+
+/** How a domain is named in messages and metrics: `(none)` for the default one, bounded (a hash keeps it unique). */
 export function domainLabel(domain: string): string {
-  return domain === DEFAULT_DOMAIN ? '(none)' : domain;
+  if (domain === DEFAULT_DOMAIN) return '(none)';
+  if (domain.length <= MAX_DOMAIN_LABEL) return domain;
+  // FNV-1a 32 of the UTF-16 units: short, stable, enough to tell two long names apart in one fleet.
+  let h = 0x811c9dc5;
+  for (let i = 0; i < domain.length; i++) h = Math.imul(h ^ domain.charCodeAt(i), 0x01000193) >>> 0;
+  const hash = h.toString(16).padStart(8, '0');
+  let head = domain.slice(0, MAX_DOMAIN_LABEL - 10);
+  if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);
+  return `${head}~${hash}`;
 }

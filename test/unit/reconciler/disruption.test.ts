@@ -19,9 +19,10 @@ import {
 import type { Cluster } from '../../../src/schema/index.js';
 
 const t = DEFAULT_THRESHOLDS;
-const judged = (domain: string, healthy: number, failing: number): Judged[] => [
+/** `healthy` answering and `failing` failing Clusters of a domain; `confirmed`: the failing ones crossed their threshold. */
+const judged = (domain: string, healthy: number, failing: number, confirmed = true): Judged[] => [
   ...Array.from({ length: healthy }, () => ({ domain, failing: false })),
-  ...Array.from({ length: failing }, () => ({ domain, failing: true })),
+  ...Array.from({ length: failing }, () => ({ domain, failing: true, confirmed })),
 ];
 const view = (over: Partial<ClusterView> = {}): ClusterView => ({
   domain: 'a',
@@ -69,8 +70,14 @@ describe('disruption guard: decisions (pure)', () => {
     });
     it('both domains down: the prober blames itself, and lifts a verdict written before', () => {
       const a = assessFleet([...judged('a', 0, 2), ...judged('b', 0, 2)], [], [], t);
-      expect(a.proberDisrupted).to.equal(true);
+      expect(a).to.include({ proberDisrupted: true, lifting: true });
       expect(decide(a, view({ judgedFailing: true }), always).kind).to.equal('withhold');
+    });
+    it('every one failing by its latest result but not all past their threshold: new verdicts held, none lifted', () => {
+      const a = assessFleet([...judged('a', 0, 1, true), ...judged('b', 0, 1, false)], [], [], t);
+      expect(a).to.include({ proberDisrupted: true, lifting: false });
+      expect(decide(a, view(), always).kind).to.equal('withhold');
+      expect(decide(a, view({ judgedFailing: true }), always)).to.deep.equal({ kind: 'verdict' });
     });
     it('one domain is down: its Clusters get their verdict at once, even evicting ones', () => {
       const a = assessFleet([...judged('a', 0, 2), ...judged('b', 2, 0)], [], [], t);
@@ -91,7 +98,12 @@ describe('disruption guard: decisions (pure)', () => {
       expect(decide(a, view(), always)).to.deep.equal({ kind: 'verdict' });
     });
     it('a failing sentinel blames the prober even while Clusters answer', () => {
-      const a = assessFleet(judged('a', 5, 1), [], ['https://status.example.com/'], t);
+      const a = assessFleet(
+        judged('a', 5, 1),
+        [],
+        [{ name: 'https://status.example.com/', failing: true, confirmed: false }],
+        t,
+      );
       expect(a.proberDisrupted).to.equal(true);
       expect(a.why).to.include('sentinel https://status.example.com/');
     });
@@ -125,10 +137,16 @@ describe('disruption guard: decisions (pure)', () => {
 
   describe('the ceiling (MachineHealthCheck maxUnhealthy)', () => {
     it('holds new verdicts past it, keeps the ones written', () => {
-      const a = assessFleet([...judged('a', 0, 6), ...judged('b', 4, 0)], [], [], t);
+      const a = assessFleet([...judged('a', 1, 5), ...judged('b', 3, 1)], [], [], t);
       expect(a.fleet).to.deep.equal({ total: 10, failing: 6, allowed: 5 });
       expect(decide(a, view(), always)).to.include({ kind: 'withhold', reason: WITHHELD_REASONS.tooManyUnhealthy });
       expect(decide(a, view({ judgedFailing: true }), always)).to.deep.equal({ kind: 'verdict' });
+    });
+    it('a whole domain down while others answer: NoSchedule past it, evicting verdicts held', () => {
+      const a = assessFleet([...judged('a', 0, 6), ...judged('b', 4, 0)], [], [], t);
+      expect(a.overCeiling).to.equal(true);
+      expect(decide(a, view(), never)).to.deep.equal({ kind: 'verdict' });
+      expect(decide(a, view({ evicting: true }), always)).to.include({ reason: WITHHELD_REASONS.tooManyUnhealthy });
     });
     it('lets one of two equal regions go', () => {
       const a = assessFleet([...judged('a', 0, 5), ...judged('b', 5, 0)], [], [], t);
