@@ -41,8 +41,8 @@ export const CLUSTER_METRICS = Object.freeze({
     name: `${METRIC_PREFIX}cluster_verdict`,
     type: 'gauge',
     labels: ['verdict'],
-    series: 1,
-    help: `1 for the verdict this Cluster holds (${VERDICTS.join(', ')}); one series a Cluster, replaced on a change.`,
+    series: VERDICTS.length,
+    help: `The verdict this Cluster holds, a state set: 1 for the one held, 0 for the others (${VERDICTS.join(', ')}).`,
   },
   probeSuccess: {
     name: `${METRIC_PREFIX}cluster_probe_success`,
@@ -77,7 +77,7 @@ export const CLUSTER_METRICS = Object.freeze({
     type: 'gauge',
     labels: [],
     series: 1,
-    help: 'Unix time of the latest probe state transition seen by this replica.',
+    help: "Unix time of the latest transition of the verdict (the Healthy condition's lastTransitionTime until this replica sees one).",
   },
   consecutiveFailures: {
     name: `${METRIC_PREFIX}cluster_consecutive_failures`,

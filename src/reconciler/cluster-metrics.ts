@@ -3,7 +3,7 @@
 // histogram would be a dozen series a Cluster); the names are src/api/metric-names.ts's. Every series of a Cluster
 // goes at once when it is deleted, loses its probe or stops being this replica's (another shard's, leadership lost).
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { CLUSTER_LABEL, CLUSTER_METRICS as M, type Verdict } from '../api/metric-names.js';
+import { CLUSTER_LABEL, CLUSTER_METRICS as M, VERDICTS, type Verdict } from '../api/metric-names.js';
 import type { ProbeOutcome } from '../probe/index.js';
 import type { Desired } from './desired-state.js';
 
@@ -52,9 +52,16 @@ export class ClusterMetrics {
     return this.series.size;
   }
 
-  /** A Cluster's probe runs with this failureThreshold (a worker started or replaced): its series begin. */
-  configure(name: string, failureThreshold: number): void {
+  /**
+   * A Cluster's probe runs with this failureThreshold (a worker started or replaced): its series begin. `sinceMs`: the
+   * lastTransitionTime of the Healthy condition on the Cluster, so a new leader tells the same time as the old one.
+   */
+  configure(name: string, failureThreshold: number, sinceMs?: number): void {
     const s = this.entry(name);
+    if (!s.lastTransition && sinceMs !== undefined && Number.isFinite(sinceMs)) {
+      s.lastTransition = true;
+      this.lastTransition.set({ [CLUSTER_LABEL]: name }, sinceMs / 1000);
+    }
     this.threshold.set({ [CLUSTER_LABEL]: name }, failureThreshold);
     this.consecutive.set({ [CLUSTER_LABEL]: name }, s.consecutiveFailures);
     if (s.verdict === undefined) this.setVerdict(name, s, 'pending');
@@ -99,7 +106,7 @@ export class ClusterMetrics {
     if (s === undefined) return;
     this.series.delete(name);
     const cluster = { [CLUSTER_LABEL]: name };
-    if (s.verdict !== undefined) this.verdict.remove({ ...cluster, verdict: s.verdict });
+    if (s.verdict !== undefined) for (const verdict of VERDICTS) this.verdict.remove({ ...cluster, verdict });
     for (const result of s.results) this.probes.remove({ ...cluster, result });
     for (const to of s.transitions) this.transitions.remove({ ...cluster, to });
     if (s.results.size > 0) {
@@ -137,10 +144,15 @@ export class ClusterMetrics {
     return s;
   }
 
+  /** A state set, as kube-state-metrics writes one: every verdict, 1 for the one held, so a change is a 1 -> 0. */
   private setVerdict(name: string, s: Series, verdict: Verdict): void {
-    if (s.verdict !== undefined) this.verdict.remove({ [CLUSTER_LABEL]: name, verdict: s.verdict });
+    if (s.verdict === undefined)
+      for (const v of VERDICTS) this.verdict.set({ [CLUSTER_LABEL]: name, verdict: v }, v === verdict ? 1 : 0);
+    else {
+      this.verdict.set({ [CLUSTER_LABEL]: name, verdict: s.verdict }, 0);
+      this.verdict.set({ [CLUSTER_LABEL]: name, verdict }, 1);
+    }
     s.verdict = verdict;
-    this.verdict.set({ [CLUSTER_LABEL]: name, verdict }, 1);
   }
 }
 

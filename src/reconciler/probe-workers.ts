@@ -18,7 +18,7 @@ import {
 } from '../probe/index.js';
 import { probeSourceOf, type ProbeSourceKind } from '../schema/probe-source.js';
 import type { Cluster } from '../schema/index.js';
-import { stateFromConditions, type Desired } from './desired-state.js';
+import { HEALTHY_CONDITION, stateFromConditions, type Desired } from './desired-state.js';
 import { memberTrustOf, withMemberTrust, type MemberTrust } from './member-ca.js';
 import type { ReconcilerMetrics } from './metrics.js';
 import type { SecretStore } from './secret-store.js';
@@ -170,7 +170,11 @@ export class ProbeWorkers {
     if (trust.kind === 'secret') this.options.secrets.watchNamespace(trust.secretRef.namespace);
     this.scheduler.add(name, source.probe, this.runner(source.probe, spec, secretRef, trust), { initial });
     this.options.guard?.track(name, this.options.guard.domainOf(cluster), resolveTiming(source.probe));
-    this.options.metrics.perCluster.configure(name, resolveTiming(source.probe).failureThreshold);
+    this.options.metrics.perCluster.configure(
+      name,
+      resolveTiming(source.probe).failureThreshold,
+      Date.parse(cluster.status?.conditions?.find((c) => c.type === HEALTHY_CONDITION)?.lastTransitionTime ?? ''),
+    );
     this.setEntry(name, {
       source: source.kind,
       fingerprint,

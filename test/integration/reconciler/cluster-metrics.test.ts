@@ -4,7 +4,12 @@
 // being this replica's, or the replica stops. Names from src/api/metric-names.ts, parsed from the exposition text.
 import http from 'node:http';
 import { expect } from 'chai';
-import { CLUSTER_LABEL, CLUSTER_METRICS as M, MAX_SERIES_PER_CLUSTER } from '../../../src/api/metric-names.js';
+import {
+  CLUSTER_LABEL,
+  CLUSTER_METRICS as M,
+  MAX_SERIES_PER_CLUSTER,
+  VERDICTS,
+} from '../../../src/api/metric-names.js';
 import { ClusterManager, createMetrics, type ReconcilerMetrics } from '../../../src/reconciler/index.js';
 import type { DisruptionOptions } from '../../../src/reconciler/manager.js';
 import type { Cluster } from '../../../src/schema/index.js';
@@ -141,10 +146,9 @@ describe('per-Cluster metrics in the manager (in-memory apiserver, real probe ta
     ]);
     const failures = bad.find((l) => l.startsWith(M.consecutiveFailures.name));
     expect(Number(failures?.split(' ')[1])).to.be.at.least(2);
-    expect(
-      bad.filter((l) => l.startsWith(M.verdict.name)),
-      'one verdict series',
-    ).to.have.length(1);
+    const verdicts = bad.filter((l) => l.startsWith(M.verdict.name));
+    expect(verdicts, 'a state set').to.have.length(VERDICTS.length);
+    expect(verdicts.filter((l) => l.endsWith(' 1'))).to.deep.equal([`${M.verdict.name}{verdict=failing} 1`]);
     expect(bad.length).to.be.at.most(MAX_SERIES_PER_CLUSTER);
     const ok = await seriesOf(metrics, 'm-ok');
     expect(ok).to.include.members([`${M.probeSuccess.name}{} 1`, `${M.consecutiveFailures.name}{} 0`]);
@@ -152,16 +156,16 @@ describe('per-Cluster metrics in the manager (in-memory apiserver, real probe ta
     const stamp = await valueOf(metrics, M.lastTransition.name, { [CLUSTER_LABEL]: 'm-ok' });
     expect(Math.abs((stamp ?? 0) - Date.now() / 1000)).to.be.below(30);
     // An invalid probe is never run: a verdict, no results.
-    expect(await seriesOf(metrics, 'm-invalid')).to.deep.equal([
-      `${M.consecutiveFailures.name}{} 0`,
-      `${M.verdict.name}{verdict=invalid} 1`,
-    ]);
-    // Recovery replaces the verdict series (one a Cluster) and counts the transition.
+    expect(await seriesOf(metrics, 'm-invalid')).to.deep.equal(
+      [
+        `${M.consecutiveFailures.name}{} 0`,
+        ...VERDICTS.map((v) => `${M.verdict.name}{verdict=${v}} ${v === 'invalid' ? 1 : 0}`),
+      ].sort(),
+    );
+    // Recovery: failing goes to 0 (an alert on it resolves at the next scrape), the transition is counted.
     status.delete('/m-bad');
     await verdict('m-bad', 'healthy');
-    expect(await valueOf(metrics, M.verdict.name, { [CLUSTER_LABEL]: 'm-bad', verdict: 'failing' })).to.equal(
-      undefined,
-    );
+    expect(await valueOf(metrics, M.verdict.name, { [CLUSTER_LABEL]: 'm-bad', verdict: 'failing' })).to.equal(0);
     expect(await valueOf(metrics, M.transitions.name, { [CLUSTER_LABEL]: 'm-bad', to: 'success' })).to.equal(1);
   });
 
