@@ -19,6 +19,10 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
 RUN node scripts/install-packed.mjs --prefix /opt/cluster-probe
+# Nothing the runtime never reads: type declarations, source maps, TypeScript sources (about 40 MB, mostly of
+# @kubernetes/client-node) and the dependencies' Markdown. test/integration/package-image.test.ts lists the image.
+RUN find /opt/cluster-probe -type f \( -name '*.ts' -o -name '*.mts' -o -name '*.cts' -o -name '*.map' \) -delete && \
+    find /opt/cluster-probe/node_modules -type f -iname '*.md' -delete
 
 FROM ${NODE_IMAGE}
 ARG NODE_IMAGE

@@ -255,3 +255,153 @@ describe('the container image, reproduced without a container engine', function 
     expect(readdirSync(workdir)).to.deep.equal([]);
   });
 });
+
+/** What scripts/build-image.mjs prints with --json. */
+interface BuiltImage {
+  image: string;
+  releaseTag: string;
+  id: string;
+  size: number;
+  baseImage: string;
+  baseSize: number;
+  built: boolean;
+  seconds: number;
+}
+
+/** The image's files are added to what the base holds by this much at most (today about 50 MB: dist + dependencies). */
+const IMAGE_BUDGET_OVER_BASE = 100e6;
+
+describe('the container image, built by podman from the Dockerfile unchanged (scripts/build-image.mjs)', function () {
+  // Cold: apt-get of podman, buildah, runc, mmdebstrap (20 s), the stand-in base (1 min), the build (1 min).
+  this.timeout(1_800_000);
+  let built: BuiltImage;
+  let files: Map<string, number>;
+  const podmanEnv = (): NodeJS.ProcessEnv => ({
+    ...process.env,
+    CONTAINERS_CONF: join(
+      process.env.XDG_CACHE_HOME ?? join(process.env.HOME ?? '/root', '.cache'),
+      'karmada-cluster-probe',
+      'image',
+      'build-config',
+      'containers.conf',
+    ),
+  });
+  const podman = (args: string[], timeout = 120_000) =>
+    spawnSync('podman', ['--runtime', 'runc', '--cgroup-manager', 'cgroupfs', ...args], {
+      encoding: 'utf8',
+      env: podmanEnv(),
+      timeout,
+      maxBuffer: 256 * 1024 * 1024,
+    });
+
+  before(function () {
+    const hasPodman = spawnSync('sh', ['-c', 'command -v podman'], { stdio: 'ignore' }).status === 0;
+    if (process.getuid?.() !== 0 && !hasPodman) {
+      // The script installs podman with apt-get, which needs root; CI runs as root.
+      this.skip();
+    }
+    const started = Date.now();
+    const r = spawnSync(process.execPath, [join(repo, 'scripts', 'build-image.mjs'), '--json'], {
+      cwd: repo,
+      encoding: 'utf8',
+      timeout: 1_700_000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    expect(r.status, `node scripts/build-image.mjs failed:\n${r.stderr.slice(-6000)}`).to.equal(0);
+    built = JSON.parse(r.stdout.trim().split('\n').pop() ?? '') as BuiltImage;
+    process.stderr.write(
+      `      image ${built.image}: ${(built.size / 1e6).toFixed(0)} MB, base ${built.baseImage} ` +
+        `${(built.baseSize / 1e6).toFixed(0)} MB (+${((built.size - built.baseSize) / 1e6).toFixed(0)} MB); ` +
+        `${built.built ? 'built' : 'cached'}, ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+    );
+    // The runtime's files: a container's filesystem exported as a tar and listed (no engine run needed).
+    const created = podman(['create', built.image]);
+    expect(created.status, created.stderr).to.equal(0);
+    const container = created.stdout.trim();
+    try {
+      const exported = spawnSync(
+        'sh',
+        ['-c', `podman --runtime runc --cgroup-manager cgroupfs export "$1" | tar -tv`, 'list', container],
+        { encoding: 'utf8', env: podmanEnv(), timeout: 300_000, maxBuffer: 256 * 1024 * 1024 },
+      );
+      expect(exported.status, exported.stderr).to.equal(0);
+      files = new Map();
+      for (const line of exported.stdout.split('\n')) {
+        // -rw-r--r-- 0/0 1234 2025-01-01 00:00 path [-> target]
+        const m = /^\S+\s+\S+\s+(\d+)\s+\S+\s+\S+\s+(.+?)(?: -> .*)?$/.exec(line);
+        if (m?.[1] && m[2]) files.set(m[2].replace(/^\.?\//, ''), Number(m[1]));
+      }
+    } finally {
+      podman(['rm', '-f', container]);
+    }
+    expect(files.size).to.be.greaterThan(1000);
+  });
+
+  it(`adds at most ${IMAGE_BUDGET_OVER_BASE / 1e6} MB to the base image`, () => {
+    expect(built.size - built.baseSize).to.be.lessThan(IMAGE_BUDGET_OVER_BASE);
+  });
+
+  it('holds no dev dependency, no npm, no npm cache, no build stage and nothing of the build mounts', () => {
+    const paths = [...files.keys()];
+    const modules = join(dockerPath(/install-packed\.mjs --prefix (\S+)/, 'prefix'), 'node_modules').slice(1);
+    for (const dev of Object.keys(pkg.devDependencies).filter((d) => !d.startsWith('@types/'))) {
+      expect(
+        paths.filter((p) => p.startsWith(`${modules}/${dev}/`)),
+        dev,
+      ).to.deep.equal([]);
+    }
+    const forbidden = [
+      /^usr\/local\/lib\/node_modules\/(npm|corepack)\//,
+      /^usr\/local\/bin\/(npm|npx|corepack)$/,
+      /(^|\/)\.npm\//,
+      /_cacache\//,
+      /^src\//, // the build stage's WORKDIR
+      /^tmp\/./,
+      /^root\/\.(npm|cache|config)\//,
+      /^etc\/ssl\/host-ca\.crt$/,
+    ];
+    for (const re of forbidden)
+      expect(
+        paths.filter((p) => re.test(p)),
+        String(re),
+      ).to.deep.equal([]);
+    // The build's npmrc (naming the host's CA) is mounted into RUN steps; buildah leaves its mount point as an empty
+    // file. Empty it must be: nothing of this machine's configuration may reach the image.
+    expect(files.get('usr/local/etc/npmrc') ?? 0, 'usr/local/etc/npmrc').to.equal(0);
+  });
+
+  it('holds no source that is not run: no TypeScript, declarations, source maps, tests or docs of ours', () => {
+    const prefix = dockerPath(/install-packed\.mjs --prefix (\S+)/, 'prefix').slice(1);
+    const ours = [...files.keys()].filter((p) => p.startsWith(`${prefix}/`) && !p.includes('/node_modules/'));
+    const notRun = [...files.keys()].filter((p) => /\.(ts|mts|cts|map)$/.test(p) && p.startsWith(`${prefix}/`));
+    expect(notRun.slice(0, 20), `${notRun.length} files`).to.deep.equal([]);
+    for (const dir of ['src', 'test', 'bench', 'docs', 'charts', 'scripts', '.git']) {
+      expect(
+        ours.filter((p) => p.startsWith(`${prefix}/${dir}/`)),
+        dir,
+      ).to.deep.equal([]);
+    }
+    expect(files.has(`${prefix}/dist/src/cli/main.js`)).to.equal(true);
+    expect(files.has(`${prefix}/bin/cluster-probe.js`)).to.equal(true);
+  });
+
+  it(`runs as ${IMAGE_UID}:${IMAGE_UID} with ENTRYPOINT cluster-probe and the version label`, () => {
+    const inspect = podman(['image', 'inspect', built.image]);
+    expect(inspect.status, inspect.stderr).to.equal(0);
+    const [info] = JSON.parse(inspect.stdout) as {
+      Config: { User: string; Entrypoint: string[]; Labels: Record<string, string> };
+    }[];
+    expect(info?.Config.User).to.equal(`${IMAGE_UID}:${IMAGE_UID}`);
+    expect(info?.Config.Entrypoint).to.deep.equal(['cluster-probe']);
+    expect(info?.Config.Labels['org.opencontainers.image.version']).to.equal(pkg.version);
+  });
+
+  it('answers reconcile --help read-only, without capabilities or a network', () => {
+    const r = podman(
+      ['run', '--rm', '--read-only', '--cap-drop=ALL', '--network=none', built.image, 'reconcile', '--help'],
+      120_000,
+    );
+    expect(r.status, `${r.stdout}${r.stderr}`).to.equal(0);
+    expect(r.stdout).to.contain('--taint-effect');
+  });
+});
