@@ -109,9 +109,36 @@ async function* watchLines(res: IncomingMessage, what: string): AsyncGenerator<s
   if (size > 0) yield Buffer.concat(parts, size).toString('utf8');
 }
 
-async function readBody(res: IncomingMessage): Promise<string> {
+/**
+ * Most bytes of one answer (not a watch): a page of 500 objects of a few KiB is a few MiB; an apiserver (or anything in
+ * between) that sends more is refused, and its connection closed, before the process runs out of memory.
+ */
+export const MAX_RESPONSE_BYTES = 128 * 1024 * 1024;
+/** Most bytes kept of an error answer: the message is all that is read of it. */
+const MAX_ERROR_BYTES = 64 * 1024;
+
+async function readBody(res: IncomingMessage, what: string, limit = MAX_RESPONSE_BYTES): Promise<string> {
+  const declared = Number(res.headers['content-length']);
+  if (limit === MAX_RESPONSE_BYTES && Number.isFinite(declared) && declared > limit) {
+    res.destroy();
+    throw new Error(`${what}: the answer is ${declared} bytes, more than ${limit} (MAX_RESPONSE_BYTES)`);
+  }
   const chunks: Buffer[] = [];
-  for await (const chunk of res) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of res) {
+    const b = chunk as Buffer;
+    size += b.length;
+    if (size > limit) {
+      res.destroy();
+      // An error answer keeps its first bytes (the message); a result that does not fit is refused.
+      if (limit !== MAX_RESPONSE_BYTES) {
+        chunks.push(b.subarray(0, b.length - (size - limit)));
+        break;
+      }
+      throw new Error(`${what}: the answer is larger than ${limit} bytes (MAX_RESPONSE_BYTES)`);
+    }
+    chunks.push(b);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }
 
@@ -212,9 +239,9 @@ export class KubeClient implements KubeApi {
     const signal = options.signal !== undefined ? AbortSignal.any([options.signal, timeout]) : timeout;
     const what = `${method} ${path}`;
     const res = await this.send(opts, body, signal);
-    const text = await readBody(res);
     const status = res.statusCode ?? 0;
-    if (status < 200 || status >= 300) throw apiError(status, text, what);
+    if (status < 200 || status >= 300) throw apiError(status, await readBody(res, what, MAX_ERROR_BYTES), what);
+    const text = await readBody(res, what);
     return (text === '' ? {} : JSON.parse(text)) as T;
   }
 
@@ -231,7 +258,7 @@ export class KubeClient implements KubeApi {
     const stall = AbortSignal.timeout((serverTimeout + 30) * 1000);
     const res = await this.send(opts, undefined, AbortSignal.any([signal, stall]));
     const status = res.statusCode ?? 0;
-    if (status !== 200) throw apiError(status, await readBody(res), `watch ${path}`);
+    if (status !== 200) throw apiError(status, await readBody(res, `watch ${path}`, MAX_ERROR_BYTES), `watch ${path}`);
     try {
       for await (const line of watchLines(res, `watch ${path}`)) {
         if (line.trim() === '') continue;

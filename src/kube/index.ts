@@ -9,6 +9,7 @@ export {
   DEFAULT_QPS,
   DEFAULT_BURST,
   MAX_WATCH_EVENT_BYTES,
+  MAX_RESPONSE_BYTES,
   type KubeApi,
   type KubeClientOptions,
   type RequestOptionsIn,

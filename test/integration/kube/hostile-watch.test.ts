@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
-import { KubeClient, MAX_WATCH_EVENT_BYTES } from '../../../src/kube/index.js';
+import { KubeClient, MAX_RESPONSE_BYTES, MAX_WATCH_EVENT_BYTES } from '../../../src/kube/index.js';
 
 describe('kube client watch against a hostile apiserver', function () {
   this.timeout(60_000);
@@ -16,6 +16,22 @@ describe('kube client watch against a hostile apiserver', function () {
 
   before(async () => {
     server = http.createServer((req, res) => {
+      if (mode === 'endless-answer' || mode === 'endless-error') {
+        // A GET whose answer never ends (a hostile server, or a proxy gone wrong), as a result or as an error.
+        res.writeHead(mode === 'endless-error' ? 500 : 200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(1024 * 1024, 'a');
+        const pump = (): void => {
+          while (!res.destroyed && res.write(chunk));
+          if (!res.destroyed) res.once('drain', pump);
+        };
+        pump();
+        return;
+      }
+      if (mode === 'huge-declared') {
+        res.writeHead(200, { 'content-length': String(MAX_RESPONSE_BYTES + 1) });
+        res.write('{');
+        return;
+      }
       res.writeHead(200, { 'content-type': 'application/json' });
       if (mode === 'ok') res.end('{}');
       else if (mode === 'endless-line') {
@@ -82,6 +98,39 @@ describe('kube client watch against a hostile apiserver', function () {
       `watch /api/v1/x: a watch event is larger than ${MAX_WATCH_EVENT_BYTES} bytes (MAX_WATCH_EVENT_BYTES)`,
     );
     expect(process.memoryUsage().rss - before).to.be.below(8 * MAX_WATCH_EVENT_BYTES);
+    await socketsClosed();
+  });
+
+  it('refuses an answer larger than MAX_RESPONSE_BYTES (endless, or declared), and closes its socket', async () => {
+    mode = 'endless-answer';
+    const before = process.memoryUsage().rss;
+    const err = await client.request('GET', '/apis/x/v1/clusters').then(
+      () => new Error('no error'),
+      (e: unknown) => e as Error,
+    );
+    expect(err.message).to.equal(
+      `GET /apis/x/v1/clusters: the answer is larger than ${MAX_RESPONSE_BYTES} bytes (MAX_RESPONSE_BYTES)`,
+    );
+    expect(process.memoryUsage().rss - before).to.be.below(2 * MAX_RESPONSE_BYTES);
+    await socketsClosed();
+    mode = 'huge-declared';
+    const declared = await client.request('GET', '/apis/x/v1/clusters').then(
+      () => new Error('no error'),
+      (e: unknown) => e as Error,
+    );
+    expect(declared.message).to.equal(
+      `GET /apis/x/v1/clusters: the answer is ${MAX_RESPONSE_BYTES + 1} bytes, more than ${MAX_RESPONSE_BYTES} (MAX_RESPONSE_BYTES)`,
+    );
+    await socketsClosed();
+  });
+
+  it('reads only the head of an endless error answer, and reports its status', async () => {
+    mode = 'endless-error';
+    const err = await client.request('GET', '/apis/x/v1/clusters').then(
+      () => new Error('no error'),
+      (e: unknown) => e as Error,
+    );
+    expect(err.message).to.match(/^GET \/apis\/x\/v1\/clusters: 500: a{500}$/);
     await socketsClosed();
   });
 
