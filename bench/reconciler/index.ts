@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -80,6 +81,39 @@ async function writesByKind(port: number): Promise<Record<string, number>> {
   ))
     out[`${m[1]}/${m[2]}`] = Number(m[3]);
   return out;
+}
+
+/**
+ * What /metrics costs at this scale: 10 scrapes one after another, their size (bytes, series, per-Cluster series),
+ * the reconciler's CPU per scrape above its steady rate, and the wall time of each (median).
+ */
+async function measureScrapes(port: number, pid: number): Promise<Record<string, number>> {
+  const idle0 = usage(pid);
+  await sleep(5000);
+  const idleRate = (usage(pid).cpuS - idle0.cpuS) / 5;
+  const n = 10;
+  const times: number[] = [];
+  let text = '';
+  const u0 = usage(pid);
+  const t0 = Date.now();
+  for (let i = 0; i < n; i++) {
+    const s = performance.now();
+    text = await (await fetch(`http://127.0.0.1:${port}/metrics`, { signal: AbortSignal.timeout(30_000) })).text();
+    times.push(performance.now() - s);
+  }
+  const wallS = (Date.now() - t0) / 1000;
+  const u1 = usage(pid);
+  const samples = text.split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+  times.sort((a, b) => a - b);
+  return {
+    bytes: Buffer.byteLength(text),
+    gzipBytes: gzipSync(text).length,
+    series: samples.length,
+    perClusterSeries: samples.filter((l) => l.includes('cluster_name="')).length,
+    cpuMsPerScrape: Math.round(((u1.cpuS - u0.cpuS - idleRate * wallS) / n) * 1000),
+    medianScrapeMs: Math.round(times[Math.floor(n / 2)]!),
+    rssMiB: Math.round(u1.rssMiB),
+  };
 }
 
 async function waitUntil(what: string, timeoutMs: number, check: () => boolean | Promise<boolean>): Promise<number> {
@@ -245,6 +279,8 @@ async function main(): Promise<void> {
       rssMaxMiB: Math.round(rssMax),
     };
     log(`steady: ${JSON.stringify(results.steady)}`);
+    results.scrape = await measureScrapes(mport, pid);
+    log(`scrape: ${JSON.stringify(results.scrape)}`);
 
     const k = DOMAINS > 0 ? Math.ceil(N / DOMAINS) : Math.round(N * FAIL_SHARE);
     // One whole domain (r0: i mod D = 0) with domains, else spread over the fleet.
