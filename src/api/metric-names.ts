@@ -1,5 +1,5 @@
 // The names of the reconciler's Prometheus metrics, with their labels: the one home that the reconciler's registry
-// (src/reconciler/metrics.ts, cluster-metrics.ts), the alerts and the dashboard (src/deploy/monitoring/), the docs and
+// (src/reconciler/metrics.ts, cluster-metrics.ts), the alerts and the dashboard (src/deploy/alerts.ts, dashboard.ts), the docs and
 // the tests read. Pure data. Per-Cluster series carry `cluster_name`, as Karmada's own metrics name the Cluster
 // (`cluster` collides with the external label many Prometheus setups add).
 

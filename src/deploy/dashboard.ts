@@ -1,0 +1,182 @@
+// The dashboard shipped with the chart, as Grafana's JSON model (no Grafana code here: it is data, checked by the
+// tests against a real Prometheus): the fleet at a glance, one row per Cluster, the history of transitions, and the
+// reconciler's own health. Generated into manifests/monitoring/ and the chart by scripts/generate-monitoring.ts.
+import { CLUSTER_LABEL, CLUSTER_METRICS as C, FLEET_METRICS as F } from '../api/metric-names.js';
+
+export interface PanelTarget {
+  refId: string;
+  expr: string;
+  legendFormat?: string;
+  instant?: boolean;
+  format?: 'table' | 'time_series';
+}
+
+export interface Panel {
+  id: number;
+  type: 'stat' | 'table' | 'timeseries';
+  title: string;
+  description: string;
+  gridPos: { x: number; y: number; w: number; h: number };
+  datasource: { type: 'prometheus'; uid: string };
+  targets: PanelTarget[];
+}
+
+export const DASHBOARD_UID = 'karmada-cluster-probe';
+/** The template variables the expressions use, besides Grafana's own $__rate_interval. */
+export const DASHBOARD_VARIABLES = ['datasource', CLUSTER_LABEL] as const;
+
+const sel = `${CLUSTER_LABEL}=~"$${CLUSTER_LABEL}"`;
+const DS = { type: 'prometheus', uid: '${datasource}' } as const;
+
+export function dashboardPanels(): Panel[] {
+  let id = 0;
+  const panel = (
+    type: Panel['type'],
+    title: string,
+    description: string,
+    gridPos: Panel['gridPos'],
+    targets: PanelTarget[],
+  ): Panel => ({ id: ++id, type, title, description, gridPos, datasource: DS, targets });
+  const instant = (refId: string, expr: string): PanelTarget => ({ refId, expr, instant: true, format: 'table' });
+  return [
+    panel('stat', 'Clusters by verdict', 'How many Clusters hold each verdict now.', { x: 0, y: 0, w: 24, h: 4 }, [
+      {
+        refId: 'A',
+        expr: `sum by (verdict) (max by (${CLUSTER_LABEL}, verdict) (${C.verdict.name}{${sel}}))`,
+        legendFormat: '{{verdict}}',
+        instant: true,
+      },
+    ]),
+    panel(
+      'table',
+      'Clusters',
+      'One row per Cluster: the verdict it holds, since when, consecutive failures against the threshold, the ' +
+        'latest probe duration.',
+      { x: 0, y: 4, w: 24, h: 10 },
+      [
+        instant('A', `max by (${CLUSTER_LABEL}, verdict) (${C.verdict.name}{${sel}} == 1)`),
+        instant('B', `max by (${CLUSTER_LABEL}) (${C.lastTransition.name}{${sel}}) * 1000`),
+        instant('C', `max by (${CLUSTER_LABEL}) (${C.consecutiveFailures.name}{${sel}})`),
+        instant('D', `max by (${CLUSTER_LABEL}) (${C.failureThreshold.name}{${sel}})`),
+        instant('E', `max by (${CLUSTER_LABEL}) (${C.probeDuration.name}{${sel}})`),
+      ],
+    ),
+    panel(
+      'timeseries',
+      'Transitions',
+      'The history of probe state transitions, by Cluster and new state.',
+      { x: 0, y: 14, w: 12, h: 8 },
+      [
+        {
+          refId: 'A',
+          expr: `sum by (${CLUSTER_LABEL}, to) (increase(${C.transitions.name}{${sel}}[$__rate_interval]))`,
+          legendFormat: '{{cluster_name}} -> {{to}}',
+        },
+      ],
+    ),
+    panel(
+      'timeseries',
+      'Clusters failing',
+      'Clusters holding the failing verdict (Healthy=False, tainted), and those whose verdict is withheld.',
+      { x: 12, y: 14, w: 12, h: 8 },
+      [
+        {
+          refId: 'A',
+          expr: `sum by (verdict) (max by (${CLUSTER_LABEL}, verdict) (${C.verdict.name}{verdict=~"failing|withheld",${sel}}))`,
+          legendFormat: '{{verdict}}',
+        },
+      ],
+    ),
+    panel('timeseries', 'Probe duration', 'The latest probe duration of each Cluster.', { x: 0, y: 22, w: 12, h: 8 }, [
+      {
+        refId: 'A',
+        expr: `max by (${CLUSTER_LABEL}) (${C.probeDuration.name}{${sel}})`,
+        legendFormat: '{{cluster_name}}',
+      },
+    ]),
+    panel(
+      'timeseries',
+      'Probe results',
+      'Probe runs a second across the fleet, by result.',
+      { x: 12, y: 22, w: 12, h: 8 },
+      [
+        {
+          refId: 'A',
+          expr: `sum by (result) (rate(${F.probeResults}[$__rate_interval]))`,
+          legendFormat: '{{result}}',
+        },
+      ],
+    ),
+    panel(
+      'timeseries',
+      'Probe duration p99 by handler',
+      'The 99th percentile of probe durations, by handler (fleet histogram).',
+      { x: 0, y: 30, w: 12, h: 8 },
+      [
+        {
+          refId: 'A',
+          expr: `histogram_quantile(0.99, sum by (le, handler) (rate(${F.probeDuration}_bucket[$__rate_interval])))`,
+          legendFormat: '{{handler}}',
+        },
+      ],
+    ),
+    panel(
+      'timeseries',
+      'API writes',
+      'Writes to the Kubernetes API a second, by kind and outcome.',
+      { x: 12, y: 30, w: 12, h: 8 },
+      [
+        {
+          refId: 'A',
+          expr: `sum by (kind, outcome) (rate(${F.writes}[$__rate_interval]))`,
+          legendFormat: '{{kind}} {{outcome}}',
+        },
+      ],
+    ),
+    panel(
+      'stat',
+      'Reconciler',
+      'Replicas leading (1 expected per shard), Clusters cached, probe workers, the disruption guard.',
+      { x: 0, y: 38, w: 24, h: 4 },
+      [
+        { refId: 'A', expr: `sum(${F.leader})`, legendFormat: 'leading', instant: true },
+        { refId: 'B', expr: `max(${F.clusters})`, legendFormat: 'clusters', instant: true },
+        { refId: 'C', expr: `sum(${F.workers})`, legendFormat: 'workers', instant: true },
+        { refId: 'D', expr: `max(${F.proberDisrupted})`, legendFormat: 'prober disrupted', instant: true },
+      ],
+    ),
+  ];
+}
+
+/** The whole dashboard. */
+export function dashboard(): Record<string, unknown> {
+  return {
+    uid: DASHBOARD_UID,
+    title: 'Karmada cluster probe',
+    description: 'Liveness of Karmada member clusters, from cluster-probe reconcile (docs/monitoring.md).',
+    tags: ['karmada', 'cluster-probe'],
+    schemaVersion: 39,
+    version: 1,
+    editable: true,
+    refresh: '30s',
+    time: { from: 'now-6h', to: 'now' },
+    templating: {
+      list: [
+        { name: 'datasource', type: 'datasource', query: 'prometheus', label: 'Data source' },
+        {
+          name: CLUSTER_LABEL,
+          type: 'query',
+          label: 'Cluster',
+          datasource: DS,
+          query: `label_values(${C.verdict.name}, ${CLUSTER_LABEL})`,
+          refresh: 2,
+          multi: true,
+          includeAll: true,
+          allValue: '.*',
+          current: { text: 'All', value: '$__all' },
+        },
+      ],
+    },
+    panels: dashboardPanels(),
+  };
+}
