@@ -31,14 +31,15 @@ export async function makeCa(commonName: string): Promise<KeyPair> {
   return { cert: ca.cert, key: ca.private };
 }
 
-export async function makeControlPlanePki(): Promise<ControlPlanePki> {
+/** `extraIps`: addresses besides 127.0.0.1 the apiserver serves on (a bridge address Pods reach it through). */
+export async function makeControlPlanePki(extraIps: readonly string[] = []): Promise<ControlPlanePki> {
   const ca = await makeCa('karmada-cluster-probe-e2e-ca');
   const [serving, admin] = await Promise.all([
     signServingPair(
       ca,
       'kube-apiserver',
       ['kubernetes', 'kubernetes.default', 'kubernetes.default.svc'],
-      ['10.0.0.1'], // the first address of --service-cluster-ip-range: the `kubernetes` Service
+      ['10.0.0.1', ...extraIps], // 10.0.0.1: the first address of --service-cluster-ip-range, the `kubernetes` Service
     ),
     // The apiserver maps a client certificate's CN to the user and O to its groups; system:masters is cluster-admin.
     signClientPair(ca, 'admin', 'system:masters'),

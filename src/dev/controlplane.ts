@@ -57,6 +57,11 @@ export interface ControlPlane {
 export interface StartOptions {
   /** Directory holding kube-apiserver and etcd; default env CLUSTER_PROBE_CONTROLPLANE_BIN. */
   binDir?: string;
+  /**
+   * The address kube-apiserver binds, advertises and is reached at (url), added to its certificate; default
+   * 127.0.0.1. A bridge address makes it reachable from Pods of a local node (src/dev/host-node.ts).
+   */
+  address?: string;
   /** Appended to kube-apiserver's flags (later flags win). */
   extraApiServerArgs?: string[];
   /** Bound on the whole start-up; default 120 s. */
@@ -208,7 +213,8 @@ export async function startControlPlane(options: StartOptions = {}): Promise<Con
 
   try {
     log(`generating certificates in ${dir}`);
-    const pki = await makeControlPlanePki();
+    const address = options.address ?? '127.0.0.1';
+    const pki = await makeControlPlanePki(address === '127.0.0.1' ? [] : [address]);
     const file = (name: string, content: string): string => {
       const path = join(dir, name);
       writeFileSync(path, content, { mode: 0o600 });
@@ -251,7 +257,7 @@ export async function startControlPlane(options: StartOptions = {}): Promise<Con
       return res.status === 200 && res.body.includes('"health":"true"');
     });
 
-    const url = `https://127.0.0.1:${ports.apiserver}`;
+    const url = `https://${address}:${ports.apiserver}`;
     log(`starting kube-apiserver on ${url}`);
     mkdirSync(join(dir, 'apiserver'));
     const apiserver = new ProcessGroup(
@@ -259,8 +265,8 @@ export async function startControlPlane(options: StartOptions = {}): Promise<Con
       join(binDir, 'kube-apiserver'),
       [
         `--etcd-servers=${etcdUrl}`,
-        '--bind-address=127.0.0.1',
-        '--advertise-address=127.0.0.1',
+        `--bind-address=${address}`,
+        `--advertise-address=${address}`,
         `--secure-port=${ports.apiserver}`,
         `--cert-dir=${join(dir, 'apiserver')}`,
         `--tls-cert-file=${servingCert}`,
@@ -281,6 +287,7 @@ export async function startControlPlane(options: StartOptions = {}): Promise<Con
 
     const get = (path: string) =>
       httpsGet({
+        host: address,
         port: ports.apiserver,
         path,
         ca: pki.ca.cert,

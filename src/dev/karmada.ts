@@ -65,6 +65,11 @@ export interface KarmadaStartOptions {
   admission?: boolean;
   /** karmada-controller-manager --cluster-status-update-frequency, seconds; default 10 (Karmada's default). */
   clusterStatusUpdateSeconds?: number;
+  /**
+   * The address karmada-apiserver and the members' kube-apiservers bind and are reached at (Cluster apiEndpoints),
+   * in their certificates; default 127.0.0.1. A bridge address makes them reachable from Pods of a local node.
+   */
+  address?: string;
   /** Extra karmada-controller-manager flags (e.g. --feature-gates=Failover=true for ClusterTaintPolicy). */
   extraControllerManagerArgs?: string[];
   log?: (line: string) => void;
@@ -192,6 +197,7 @@ async function startMember(
   const controlPlane = await startControlPlane({
     ...(options.controlPlaneBinDir !== undefined ? { binDir: options.controlPlaneBinDir } : {}),
     name,
+    ...(options.address !== undefined ? { address: options.address } : {}),
     extraApiServerArgs: [`--token-auth-file=${tokenFile}`],
     log: (line) => log(`${name}: ${line}`),
     ...(options.parentDir !== undefined ? { parentDir: options.parentDir } : {}),
@@ -254,6 +260,7 @@ export async function startKarmada(options: KarmadaStartOptions = {}): Promise<K
   const host = await startControlPlane({
     ...(options.controlPlaneBinDir !== undefined ? { binDir: options.controlPlaneBinDir } : {}),
     name: options.name ?? 'karmada',
+    ...(options.address !== undefined ? { address: options.address } : {}),
     extraApiServerArgs: [
       `--requestheader-client-ca-file=${stage('front-proxy-ca.crt', frontProxyCa.cert)}`,
       '--requestheader-allowed-names=front-proxy-client',

@@ -19,6 +19,8 @@ export async function freePort(): Promise<number> {
 }
 
 export interface HttpsGetOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
   port: number;
   path: string;
   ca: string;
@@ -32,7 +34,7 @@ export function httpsGet(options: HttpsGetOptions): Promise<{ status: number; bo
   return new Promise((resolve, reject) => {
     const req = request(
       {
-        host: '127.0.0.1',
+        host: options.host ?? '127.0.0.1',
         port: options.port,
         path: options.path,
         method: 'GET',
