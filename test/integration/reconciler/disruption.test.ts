@@ -136,6 +136,28 @@ describe('disruption guard in the manager (in-memory apiserver, real probe targe
     expect(await metrics.registry.metrics()).to.include('cluster_probe_reconciler_prober_disrupted 0');
   });
 
+  it('condition-only mode (--taint-effect None): a partition is never written as Healthy=False', async () => {
+    const names = ['c1', 'c2', 'c3'];
+    for (const n of names) kube.putCluster(cluster(n));
+    await start({ taintEffect: 'none' });
+    await allHealthy(names);
+    const falses: string[] = [];
+    const seen = setInterval(() => {
+      for (const n of names) if (healthy(kube.cluster(n))?.status === 'False') falses.push(n);
+    }, 20);
+    try {
+      cut = true;
+      await until('every Cluster Unknown/ProberDisrupted', () =>
+        names.every((n) => healthy(kube.cluster(n))?.reason === 'ProberDisrupted') ? true : undefined,
+      );
+      await sleep(3 * PERIOD_S * 1000);
+    } finally {
+      clearInterval(seen);
+    }
+    expect(falses, 'a ClusterTaintPolicy would have tainted these').to.deep.equal([]);
+    expect(taintWrites()).to.deep.equal([]);
+  });
+
   it('lifts a taint written before the disruption, and a restart during it writes nothing', async () => {
     const names = ['q1', 'q2', 'q3'];
     for (const n of names) kube.putCluster(cluster(n));
