@@ -6,12 +6,12 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pino } from 'pino';
 import { DEFAULT_DENY_CIDRS, WebhookServer } from '../../src/webhook/index.js';
-import { handleCheckedBody } from '../../src/webhook/handle.js';
+import { handleReview } from '../../src/webhook/handle.js';
 import { createMetrics } from '../../src/webhook/metrics.js';
 import { DEFAULT_CONNECTION_TIMEOUTS } from '../../src/webhook/options.js';
 
 // Floor variants (BENCH_FLOOR_VARIANT, comma-separated; bench/webhook/profile.ts sets it), to split the webhook's cost
-// from the floor's: `handler` answers with the webhook's pipeline (handleCheckedBody, then its JSON) instead of the
+// from the floor's: `handler` answers with the webhook's pipeline (handleReview, then its JSON) instead of the
 // constant; `metrics` adds the webhook's per-review prom-client counter and histogram; `opts` the webhook's
 // connection timeouts. Unset (as bench/webhook/index.ts runs it), the floor is the plain one.
 const variant = new Set((process.env.BENCH_FLOOR_VARIANT ?? '').split(','));
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
           if (variant.has('handler')) {
             const started = performance.now();
             const webhook = req.url === '/mutate' ? 'mutate' : 'validate';
-            const handled = handleCheckedBody(webhook, Buffer.concat(chunks), handlerOptions);
+            const handled = handleReview(webhook, req.headers, Buffer.concat(chunks), handlerOptions);
             const text = JSON.stringify(handled.body);
             res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
             res.end(text);

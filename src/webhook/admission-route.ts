@@ -1,10 +1,12 @@
-// The HTTP edge of POST /mutate and /validate on bare node:http objects: media type, size limit, body read, the pure
-// pipeline (handle.ts), one write of the answer, metrics and logs. Bare node, because express's per-request cost
-// (router, body-parser, res.send) was most of the webhook's latency in bench/webhook; see docs/webhook.md.
+// POST /mutate and /validate on bare node:http objects: the body read under its limits, the pure pipeline
+// (handle.ts, which runs the one edge in edge.ts: media type, encoding, size, decode), one write of the answer,
+// metrics and logs. The head is checked with that edge's checkHead before a byte is read, and again, as every test
+// runs it, with the body. Bare node rather than a framework: see docs/webhook.md.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { MAX_BODY_BYTES, answerJson, isJsonContentType, rejectionStatus, type ReviewRejection } from './admission.js';
-import { handleCheckedBody, type HandledReview } from './handle.js';
+import { MAX_BODY_BYTES, answerJson, rejectionStatus, type ReviewRejection } from './admission.js';
+import { TOO_LARGE, checkHead } from './edge.js';
+import { handleReview, type HandledReview } from './handle.js';
 import { operationLabel, type WebhookMetrics, type WebhookName } from './metrics.js';
 import type { WebhookOptions } from './options.js';
 
@@ -62,13 +64,6 @@ export function writeJsonText(
   res.end(bytes);
 }
 
-/** Refused before a byte of the body is read; built once, not per request. */
-const TOO_LARGE: ReviewRejection = Object.freeze({
-  code: 413,
-  reason: 'RequestEntityTooLarge',
-  message: `body is over the limit of ${MAX_BODY_BYTES} bytes`,
-});
-
 function tooBusy(limit: number): ReviewRejection {
   return {
     code: 429,
@@ -111,23 +106,10 @@ export function serveAdmission(
   options: AdmissionRouteOptions,
 ): void {
   if (options.isDraining?.()) res.setHeader('Connection', 'close');
-  const headers = req.headers;
-  const contentType = headers['content-type'];
-  // Refuse the wrong media type or encoding before reading a byte of the body.
-  if (!isJsonContentType(contentType)) {
-    const message = `Content-Type must be application/json, got ${JSON.stringify(contentType ?? '')}`;
-    reject(webhook, req, res, options, { code: 415, reason: 'UnsupportedMediaType', message });
-    return;
-  }
-  const encoding = headers['content-encoding'];
-  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
-    const message = `Content-Encoding ${encoding} is not supported`;
-    reject(webhook, req, res, options, { code: 415, reason: 'UnsupportedMediaType', message });
-    return;
-  }
-  const declared = headers['content-length'];
-  if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) {
-    reject(webhook, req, res, options, TOO_LARGE);
+  // Refuse the wrong media type or encoding, or a declared size over the limit, before reading a byte of the body.
+  const refused = checkHead(req.headers);
+  if (refused !== undefined) {
+    reject(webhook, req, res, options, refused);
     return;
   }
 
@@ -166,7 +148,7 @@ export function serveAdmission(
     chunks.length = 0;
     budget.give(held);
     held = 0;
-    const handled = handleCheckedBody(webhook, body, options);
+    const handled = handleReview(webhook, req.headers, body, options);
     if (handled.answer !== undefined) writeJsonText(res, handled.code, answerJson(handled.answer));
     else writeJson(res, handled.code, handled.body);
     record(webhook, handled, started, options);

@@ -1,7 +1,8 @@
-// AdmissionReview types (admission.k8s.io v1 and v1beta1) and the decoding of a raw HTTP body into a review.
-// Pure: no express, no sockets. The HTTP shell maps a `ReviewRejection` to its status code and answers a review in kind.
+// AdmissionReview types (admission.k8s.io v1 and v1beta1), the check of a parsed body's shape, and the answer's JSON.
+// Pure: no sockets. The edge (edge.ts) turns a raw request into a review or a `ReviewRejection`; the HTTP shell maps
+// a rejection to its status code and answers a review in kind.
 
-import { messageOf, isRecord } from '../api/index.js';
+import { isRecord } from '../api/index.js';
 import { quoteJson } from './patch.js';
 
 export const ADMISSION_V1 = 'admission.k8s.io/v1';
@@ -100,14 +101,6 @@ export const MAX_BODY_BYTES = 3 * 1024 * 1024;
  */
 export const MAX_BUFFERED_BODY_BYTES = 64 * 1024 * 1024;
 
-/** True for `application/json`, with or without parameters such as `charset=utf-8`. */
-export function isJsonContentType(contentType: string | undefined): boolean {
-  if (contentType === 'application/json') return true; // what the apiserver sends, without an allocation
-  if (!contentType) return false;
-  const media = contentType.split(';', 1)[0]?.trim().toLowerCase();
-  return media === 'application/json';
-}
-
 function isGvk(value: unknown): value is GroupVersionKind {
   return (
     isRecord(value) &&
@@ -117,14 +110,14 @@ function isGvk(value: unknown): value is GroupVersionKind {
   );
 }
 
-/**
- * Checks that a parsed body is an AdmissionReview with a request that carries a uid.
- * Returns the review, or a rejection naming what is wrong.
- */
 function bad(message: string): ReviewRejection {
   return { code: 400, reason: 'BadRequest', message };
 }
 
+/**
+ * Checks that a parsed body is an AdmissionReview with a request that carries a uid.
+ * Returns the review, or a rejection naming what is wrong.
+ */
 export function decodeReview(body: unknown): AdmissionReviewRequest | ReviewRejection {
   if (!isRecord(body)) return bad('body must be a JSON object holding an AdmissionReview');
   if (body.kind !== 'AdmissionReview') {
@@ -158,44 +151,6 @@ export function decodeReview(body: unknown): AdmissionReviewRequest | ReviewReje
 
 export function isRejection(value: AdmissionReviewRequest | ReviewRejection): value is ReviewRejection {
   return 'code' in value;
-}
-
-/** Parses and decodes a raw body after the Content-Type check; never throws. */
-export function parseReview(
-  contentType: string | undefined,
-  body: Buffer | string,
-): AdmissionReviewRequest | ReviewRejection {
-  if (!isJsonContentType(contentType)) {
-    return {
-      code: 415,
-      reason: 'UnsupportedMediaType',
-      message: `Content-Type must be application/json, got ${JSON.stringify(contentType ?? '')}`,
-    };
-  }
-  const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
-  if (length > MAX_BODY_BYTES) {
-    return {
-      code: 413,
-      reason: 'RequestEntityTooLarge',
-      message: `body of ${length} bytes is over the limit of ${MAX_BODY_BYTES} bytes`,
-    };
-  }
-  return parseReviewBody(body);
-}
-
-/** Parses and decodes a body whose media type and size were checked already (at the HTTP edge); never throws. */
-export function parseReviewBody(body: Buffer | string): AdmissionReviewRequest | ReviewRejection {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(typeof body === 'string' ? body : body.toString('utf8'));
-  } catch (err) {
-    return {
-      code: 400,
-      reason: 'BadRequest',
-      message: `body is not JSON: ${messageOf(err)}`,
-    };
-  }
-  return decodeReview(parsed);
 }
 
 /** The answer to a review, in the review's own apiVersion, echoing its uid. */

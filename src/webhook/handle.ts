@@ -1,8 +1,7 @@
-// The whole admission pipeline short of the socket: Content-Type, size, JSON, review shape, handler, fallback.
-// Pure and synchronous, so the express app and the fuzz tests share one path; it returns, it never throws.
+// The whole admission pipeline short of the socket: the edge (edge.ts: media type, encoding, size, JSON, review
+// shape), the handler, the fallback. Pure and synchronous, so the server (admission-route.ts) and the tests, fuzz
+// included, run one path; it returns, it never throws.
 import {
-  parseReview,
-  parseReviewBody,
   isRejection,
   rejectionStatus,
   answer,
@@ -11,6 +10,7 @@ import {
   type ReviewRejection,
   type StatusBody,
 } from './admission.js';
+import { parseReview, type ReviewHeadLike } from './edge.js';
 import { requestName, truncateWarning } from './cluster-request.js';
 import { mutate } from './mutate.js';
 import { validate } from './validate.js';
@@ -40,23 +40,11 @@ export interface HandledReview {
  */
 export function handleReview(
   webhook: WebhookName,
-  contentType: string | undefined,
+  head: ReviewHeadLike,
   body: Buffer | string,
   options: WebhookOptions,
 ): HandledReview {
-  return handleDecoded(webhook, parseReview(contentType, body), options);
-}
-
-/** handleReview for a body whose media type and size the HTTP edge checked already (admission-route.ts). */
-export function handleCheckedBody(webhook: WebhookName, body: Buffer, options: WebhookOptions): HandledReview {
-  return handleDecoded(webhook, parseReviewBody(body), options);
-}
-
-function handleDecoded(
-  webhook: WebhookName,
-  decoded: AdmissionReviewRequest | ReviewRejection,
-  options: WebhookOptions,
-): HandledReview {
+  const decoded = parseReview(head, body);
   if (isRejection(decoded)) {
     const status = rejectionStatus(decoded);
     return { code: decoded.code, body: status, rejection: status };

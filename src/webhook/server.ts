@@ -1,4 +1,4 @@
-// The HTTPS shell around the express app: TLS 1.2+, the serving pair hot-reloaded from the certificate directory,
+// The HTTPS shell around the request router (app.ts): TLS 1.2+, the serving pair hot-reloaded from its directory,
 // and a graceful stop (not ready, connections told to close, listener closed, in-flight requests finished).
 import https from 'node:https';
 import type tls from 'node:tls';

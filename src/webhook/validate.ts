@@ -1,5 +1,5 @@
 // The validating admission handler: every field error at once, denied as the apiserver denies an invalid object.
-// Pure over the decoded AdmissionReview; knows nothing of express. Probe hosts are checked against the deny list.
+// Pure over the decoded AdmissionReview; knows nothing of HTTP. Probe hosts are checked against the deny list.
 import { validateCluster } from '../schema/index.js';
 import { answer, type AdmissionReview, type AdmissionReviewRequest } from './admission.js';
 import { clusterObjectOf, invalidResponse, requestName, shapeWarnings } from './cluster-request.js';
