@@ -23,7 +23,7 @@ export {
   type StatusCause,
   type StatusDetails,
 } from './admission.js';
-export { checkHead, decodeBody, parseReview, type ReviewHead, type ReviewHeadLike } from './edge.js';
+export { parseReview, type ReviewHead, type ReviewHeadLike } from './edge.js';
 export {
   MAX_DENIAL_ERRORS,
   MAX_DENIAL_ERROR_LENGTH,
