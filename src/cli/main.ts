@@ -18,6 +18,7 @@ const COMMANDS: readonly (readonly [string, () => Promise<CommandModule>])[] = [
   ['manifests', () => import('./manifests.js')],
   ['probe', () => import('./probe.js')],
   ['reconcile', () => import('./reconcile.js')],
+  ['status', () => import('./status.js')],
   ['dev', () => import('./dev.js')],
 ];
 

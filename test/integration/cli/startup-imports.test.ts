@@ -81,6 +81,15 @@ export async function resolve(specifier, context, next) {
     expect(heavyIn(loaded)).to.deep.equal([]);
   });
 
+  it('status --help loads no Kubernetes client (its action does)', () => {
+    const help = loadedBy(['status', '--help']);
+    expect(help.status).to.equal(0);
+    expect(heavyIn(help.loaded)).to.deep.equal([]);
+    const run = loadedBy(['status', '--kubeconfig', join(dir, 'no-such-kubeconfig')]);
+    expect(run.status).to.equal(2);
+    expect(heavyIn(run.loaded)).to.include.members(['/node_modules/@kubernetes/client-node/']);
+  });
+
   it('reconcile loads the Kubernetes client in its action (the check above can see it)', () => {
     const { status, loaded } = loadedBy(['reconcile', '--kubeconfig', join(dir, 'no-such-kubeconfig')]);
     expect(status).to.equal(2);
