@@ -8,7 +8,7 @@ import type { LivenessProbe as ProbeLivenessProbe, ProbeContext, ProbeResult } f
 import type { probeSourceOf as ProbeSourceOf } from '../schema/probe-source.js';
 import { InputError, objectsOf, parseSource } from './documents.js';
 import { LEGACY_ANNOTATION, PROBE_ANNOTATION, validateProbe, type Cluster } from '../schema/index.js';
-import { messageOf } from '../api/index.js';
+import { messageOf, isRecord } from '../api/index.js';
 
 export interface ProbeCommandOptions {
   file?: string;
@@ -42,7 +42,6 @@ interface Loaded {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function fromUrl(text: string): Loaded {
   let u: URL;
@@ -82,15 +81,15 @@ function fromCluster(path: string, io: Io, probeSourceOf: typeof ProbeSourceOf):
     if (e instanceof InputError) throw new UsageError(e.message);
     throw e;
   }
-  const objects = refs.map((ref) => ref.value).filter(isObj);
+  const objects = refs.map((ref) => ref.value).filter(isRecord);
   const clusters = objects.filter((o) => o.kind === 'Cluster');
   if (clusters.length === 0) throw new UsageError(`${path}: no Cluster object found (kind: Cluster)`);
   if (clusters.length > 1)
     throw new UsageError(`${path}: holds ${clusters.length} Clusters; probe one at a time (one document per file)`);
   const cluster = clusters[0] as Obj;
-  const metadata = isObj(cluster.metadata) ? cluster.metadata : {};
+  const metadata = isRecord(cluster.metadata) ? cluster.metadata : {};
   const name = typeof metadata.name === 'string' ? metadata.name : undefined;
-  const spec = isObj(cluster.spec) ? cluster.spec : {};
+  const spec = isRecord(cluster.spec) ? cluster.spec : {};
   const where = `${path}: Cluster${name !== undefined ? ` "${name}"` : ''}`;
   // The same reading of the Cluster as the reconciler's: the field, else the annotation, else the legacy annotation.
   const found = probeSourceOf(cluster as unknown as Cluster);

@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { TAINT_EFFECTS, type TaintEffectOption } from '../reconciler/desired-state.js';
 import { DISRUPTION_DEFAULTS } from '../api/disruption.js';
 import { parseCeiling, parseFailureDomain, type Ceiling, type FailureDomainMode } from '../reconciler/disruption.js';
+import { messageOf } from '../api/index.js';
 
 interface ReconcileFlags {
   kubeconfig?: string;
@@ -50,7 +51,7 @@ function wrap<T>(parse: (value: string) => T): (value: string) => T {
     try {
       return parse(value);
     } catch (err) {
-      throw new InvalidArgumentError(err instanceof Error ? err.message : String(err));
+      throw new InvalidArgumentError(messageOf(err));
     }
   };
 }
@@ -177,7 +178,7 @@ async function runReconcile(flags: ReconcileFlags): Promise<void> {
         flags.denyCidr ?? DEFAULT_DENY_LIST,
       );
     } catch (err) {
-      throw new InvalidArgumentError(`--sentinel ${err instanceof Error ? err.message : String(err)}`);
+      throw new InvalidArgumentError(`--sentinel ${messageOf(err)}`);
     }
   }
   if (!flags.disruptionGuard && (flags.sentinel ?? []).length > 0)
@@ -269,7 +270,7 @@ async function runReconcile(flags: ReconcileFlags): Promise<void> {
             resolve();
           },
           (err: unknown) => {
-            log.error({ err: err instanceof Error ? err.message : String(err) }, 'stop failed');
+            log.error({ err: messageOf(err) }, 'stop failed');
             process.exitCode = 1;
             resolve();
           },
@@ -411,7 +412,7 @@ export function register(program: Command): void {
       try {
         await runReconcile(flags);
       } catch (err) {
-        process.stderr.write(`cluster-probe reconcile: ${err instanceof Error ? err.message : String(err)}\n`);
+        process.stderr.write(`cluster-probe reconcile: ${messageOf(err)}\n`);
         process.exitCode = 2;
       }
     });

@@ -3,6 +3,7 @@
 // duration on our own clock (no trust in others' clocks), give up leadership when renewal fails past the deadline,
 // and release (empty holder) on a clean stop so a follower takes over at once.
 import { isStatus, type KubeApi } from './client.js';
+import { messageOf } from '../api/index.js';
 
 interface LeaseSpec {
   holderIdentity?: string;
@@ -102,10 +103,7 @@ export class LeaderElector {
     const left = this.leading ? this.renewDeadlineMs - (performance.now() - this.lastRenew) : this.renewDeadlineMs;
     this.running = this.tryAcquireOrRenew(AbortSignal.timeout(Math.max(1, Math.round(left))))
       .catch((err: unknown) => {
-        this.options.log.warn(
-          { lease: this.options.name, err: err instanceof Error ? err.message : String(err) },
-          'lease update failed',
-        );
+        this.options.log.warn({ lease: this.options.name, err: messageOf(err) }, 'lease update failed');
       })
       .finally(() => {
         this.checkDeadline();
@@ -231,10 +229,7 @@ export class LeaderElector {
       });
       this.options.log.info({ lease: this.options.name, identity: this.options.identity }, 'lease released');
     } catch (err) {
-      this.options.log.warn(
-        { lease: this.options.name, err: err instanceof Error ? err.message : String(err) },
-        'could not release the lease',
-      );
+      this.options.log.warn({ lease: this.options.name, err: messageOf(err) }, 'could not release the lease');
     }
   }
 }

@@ -6,6 +6,7 @@ import https from 'node:https';
 import type { SecureContext } from 'node:tls';
 import type { AddressGuard } from './address-guard.js';
 import type { Phase } from './net-error.js';
+import { messageOf } from '../api/index.js';
 
 export interface GetOptions {
   url: URL;
@@ -44,7 +45,7 @@ export class TransportError extends Error {
     override readonly cause: unknown,
     readonly aborted: boolean,
   ) {
-    super(cause instanceof Error ? cause.message : String(cause));
+    super(messageOf(cause));
     this.name = 'TransportError';
   }
 }

@@ -33,8 +33,6 @@ interface Target {
   worker: ProbeWorker;
   run: ProbeRunner;
   due: number;
-  gen: number;
-  removed: boolean;
   /** Due, but an older generation of the same key still runs. */
   blocked: boolean;
 }
@@ -43,7 +41,6 @@ interface HeapEntry {
   due: number;
   seq: number;
   target: Target;
-  gen: number;
 }
 
 function before(a: HeapEntry, b: HeapEntry): boolean {
@@ -109,7 +106,6 @@ export class ProbeScheduler {
   private timer: TimerHandle | undefined;
   private timerAt = Infinity;
   private seq = 0;
-  private gen = 0;
   private stopped = false;
 
   constructor(private readonly options: SchedulerOptions = {}) {
@@ -144,8 +140,6 @@ export class ProbeScheduler {
       worker,
       run,
       due: worker.firstDueAt(this.clock.now(), this.random),
-      gen: ++this.gen,
-      removed: false,
       blocked: false,
     };
     this.targets.set(key, t);
@@ -157,7 +151,6 @@ export class ProbeScheduler {
   remove(key: string): boolean {
     const t = this.targets.get(key);
     if (t === undefined) return false;
-    t.removed = true;
     this.targets.delete(key);
     this.running.get(key)?.controller.abort(new Error('probe target removed'));
     return true;
@@ -176,11 +169,12 @@ export class ProbeScheduler {
   }
 
   private schedule(t: Target): void {
-    this.heap.push({ due: t.due, seq: this.seq++, target: t, gen: t.gen });
+    this.heap.push({ due: t.due, seq: this.seq++, target: t });
   }
 
+  /** A target is live while it is the one its key maps to: removing or replacing it ends that. */
   private live(t: Target): boolean {
-    return !t.removed && this.targets.get(t.key) === t;
+    return this.targets.get(t.key) === t;
   }
 
   /** Keeps exactly one timer, armed for the earliest due time. */
@@ -210,7 +204,7 @@ export class ProbeScheduler {
     const now = this.clock.now();
     for (let head = this.heap.peek(); head !== undefined && head.due <= now; head = this.heap.peek()) {
       this.heap.pop();
-      if (this.live(head.target) && head.gen === head.target.gen) this.ready.push(head.target);
+      if (this.live(head.target)) this.ready.push(head.target);
     }
     this.drain();
     this.arm();

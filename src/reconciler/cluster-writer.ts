@@ -13,6 +13,7 @@ import {
 } from './desired-state.js';
 import { isStatus, type KubeApi } from '../kube/client.js';
 import type { ReconcilerMetrics } from './metrics.js';
+import { messageOf } from '../api/index.js';
 
 export const CLUSTERS_PATH = `/apis/${GROUP}/${VERSION}/${PLURAL}`;
 export const FIELD_MANAGER = 'cluster-probe-reconciler';
@@ -169,10 +170,7 @@ export class ClusterWriter {
       return true;
     } catch (err) {
       this.options.metrics.writes.inc({ kind: 'event', outcome: 'error' });
-      this.options.log.warn(
-        { cluster: name, reason: e.reason, err: err instanceof Error ? err.message : String(err) },
-        'could not record Event',
-      );
+      this.options.log.warn({ cluster: name, reason: e.reason, err: messageOf(err) }, 'could not record Event');
       return false;
     }
   }

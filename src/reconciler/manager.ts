@@ -18,6 +18,7 @@ import { DisruptionGuard } from './disruption-guard.js';
 import { DEFAULT_THRESHOLDS, type FailureDomainMode, type GuardThresholds } from './disruption.js';
 import { Sentinels } from './sentinels.js';
 import { DISRUPTION_DEFAULTS } from '../api/disruption.js';
+import { messageOf } from '../api/index.js';
 
 /** The disruption guard's settings (docs/reconciler.md, "When the prober is the thing that broke"). */
 export interface DisruptionOptions {
@@ -69,8 +70,6 @@ export interface ManagerOptions {
  * of ms per request under that load, 16 slots were all busy and taints waited for one. See docs/reconciler.md.
  */
 export const DEFAULT_WRITE_CONCURRENCY = 64;
-
-const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /** Strips what the reconciler never reads (managedFields can be most of an object). */
 function slim(cluster: Cluster): Cluster {

@@ -18,6 +18,7 @@ import {
   type LivenessProbe,
   type ProbeLocation,
 } from './index.js';
+import { isRecord } from '../api/index.js';
 
 // The words for an invalid probe: every field error in the apiserver's wording, bounded in length, never a value that
 // may be a secret (header values, caBundles, URLs) or a huge string someone pasted.
@@ -83,10 +84,6 @@ export interface ProbeSourceOptions {
   denyList?: readonly string[];
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 const LIVENESS_PROBE = 'spec.livenessProbe';
 const LEGACY_PATH = `metadata.annotations[${LEGACY_ANNOTATION}]`;
 
@@ -96,7 +93,7 @@ const LEGACY_PATH = `metadata.annotations[${LEGACY_ANNOTATION}]`;
  * them; errors about them are dropped below (the apiserver that stored the object has judged them).
  */
 function projection(cluster: Cluster, probe: { field?: unknown; annotations?: Record<string, unknown> }): object {
-  const spec: Record<string, unknown> = isObject(cluster.spec) ? cluster.spec : {};
+  const spec: Record<string, unknown> = isRecord(cluster.spec) ? cluster.spec : {};
   const keep: Record<string, unknown> = {};
   for (const k of ['syncMode', 'apiEndpoint', 'secretRef', 'insecureSkipTLSVerification'])
     if (spec[k] !== undefined) keep[k] = spec[k];
@@ -140,7 +137,7 @@ function asLegacy(e: FieldError): FieldError {
 export function probeSourceOf(cluster: Cluster, options: ProbeSourceOptions = {}): ProbeSource {
   const denyList = options.denyList ?? DEFAULT_DENY_CIDRS;
   const field = cluster.spec?.livenessProbe;
-  if (isObject(field)) {
+  if (isRecord(field)) {
     const errors = check(projection(cluster, { field }), 'field', denyList);
     return errors.length > 0 ? invalid('field', errors) : { kind: 'field', probe: field as LivenessProbe };
   }
@@ -172,7 +169,7 @@ export function probeSourceOf(cluster: Cluster, options: ProbeSourceOptions = {}
     const errors = check(migrated, 'field', denyList).map(asLegacy);
     if (errors.length > 0) return invalid('legacy', errors);
     const probe = (migrated as { spec: { livenessProbe?: unknown } }).spec.livenessProbe;
-    if (!isObject(probe)) return invalid('legacy', []);
+    if (!isRecord(probe)) return invalid('legacy', []);
     return { kind: 'legacy', probe: probe as LivenessProbe };
   }
   return { kind: 'none' };
