@@ -1,12 +1,14 @@
 // What every handler (httpGet, tcpSocket, grpc, apiServer) returns and receives, once the prober has applied the
 // defaults and resolved host and port. Depends on nothing of Kubernetes.
 import type { AddressGuard } from './address-guard.js';
-import type { ProbeOutcome } from './types.js';
+import type { ProbeErrorCode, ProbeOutcome } from './types.js';
 
 export interface HandlerResult {
   result: ProbeOutcome;
   message: string;
   warnings?: string[];
+  code?: ProbeErrorCode;
+  detail?: string;
 }
 
 export interface HandlerEnv {
@@ -27,6 +29,11 @@ export function failure(message: string): HandlerResult {
 
 export function configError(message: string): HandlerResult {
   return { result: 'error', message };
+}
+
+/** A configuration error a caller tells apart by its code; `detail` is the message without its field. */
+export function codedError(code: ProbeErrorCode, field: string, detail: string): HandlerResult {
+  return { result: 'error', message: `${field}: ${detail}`, code, detail };
 }
 
 /** `host` as it goes in a URL: IPv6 literals in brackets. */

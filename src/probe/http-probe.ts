@@ -1,7 +1,7 @@
 // The httpGet handler: kubelet semantics (200-399 passes, same-host redirects followed up to 10, 10 KiB of body at most,
 // a new connection each time) with TLS verified unless opted out. Depends on the transport and the address guard only.
 import type { SecureContext } from 'node:tls';
-import { configError, failure, success, urlHost, type HandlerEnv, type HandlerResult } from './handler.js';
+import { codedError, configError, failure, success, urlHost, type HandlerEnv, type HandlerResult } from './handler.js';
 import { Deadline } from './deadline.js';
 import { dialAddress, getOnce, TransportError } from './http-request.js';
 import { describeNetError, describeTimeout, isAddressDenied } from './net-error.js';
@@ -58,7 +58,7 @@ export async function httpProbe(action: ResolvedHttpGet, env: HandlerEnv): Promi
   let secureContext: SecureContext | undefined;
   if (action.scheme === 'HTTPS' && !action.insecureSkipTLSVerify && action.caBundle !== undefined) {
     const ctx = contextFromBase64(action.caBundle, 'httpGet.caBundle');
-    if (!ctx.ok) return configError(ctx.message);
+    if (!ctx.ok) return codedError('InvalidCABundle', ctx.field, ctx.detail);
     secureContext = ctx.context;
   }
   const headers = buildHeaders(action.httpHeaders);

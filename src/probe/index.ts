@@ -9,6 +9,7 @@ export type {
   Port,
   ProbeContext,
   ProbeCredentials,
+  ProbeErrorCode,
   ProbeOutcome,
   ProbeResult,
   ResolvedTiming,

@@ -4,7 +4,13 @@ import { X509Certificate } from 'node:crypto';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import { messageOf, pemCertificateBlocks } from '../api/index.js';
 
-export type ContextResult = { ok: true; context: SecureContext } | { ok: false; message: string };
+/** On failure, `message` is `field: detail`; `field` and `detail` are kept apart for a caller that names its own. */
+export type ContextResult =
+  { ok: true; context: SecureContext } | { ok: false; message: string; field: string; detail: string };
+
+function refused(field: string, detail: string): ContextResult {
+  return { ok: false, message: `${field}: ${detail}`, field, detail };
+}
 
 const cache = new Map<string, ContextResult>();
 const MAX_CACHED = 256;
@@ -25,11 +31,11 @@ export function checkPemBundle(pem: string): string | undefined {
 
 function build(pem: string, field: string): ContextResult {
   const problem = checkPemBundle(pem);
-  if (problem !== undefined) return { ok: false, message: `${field}: ${problem}` };
+  if (problem !== undefined) return refused(field, problem);
   try {
     return { ok: true, context: createSecureContext({ ca: pem }) };
   } catch (e) {
-    return { ok: false, message: `${field}: ${messageOf(e)}` };
+    return refused(field, messageOf(e));
   }
 }
 
@@ -49,7 +55,7 @@ export function contextFromBase64(caBundle: string, field: string): ContextResul
   if (hit !== undefined) return hit;
   const compact = caBundle.replace(/\s+/g, '');
   if (compact === '' || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 !== 0)
-    return remember(key, { ok: false, message: `${field}: not valid base64` });
+    return remember(key, refused(field, 'not valid base64'));
   return remember(key, build(Buffer.from(compact, 'base64').toString('utf8'), `${field}: base64 of PEM`));
 }
 

@@ -50,11 +50,22 @@ export interface ProbeContext {
  */
 export type ProbeOutcome = 'success' | 'failure' | 'error';
 
+/**
+ * Which kind of configuration error an `error` result is, for a caller that must tell them apart without reading
+ * the message. `InvalidCABundle`: httpGet.caBundle is not base64 of PEM certificates (the reconciler fills it from a
+ * Secret, so it names the Secret instead).
+ */
+export type ProbeErrorCode = 'InvalidCABundle';
+
 export interface ProbeResult {
   result: ProbeOutcome;
   /** In the kubelet's wording where the kubelet has one; never a response body, never a header value. */
   message: string;
   warnings?: string[];
+  /** On some `error` results: what kind of configuration error it is. */
+  code?: ProbeErrorCode;
+  /** With `code`: the message without the field it names (`not valid base64`). */
+  detail?: string;
   durationMs: number;
 }
 

@@ -58,9 +58,6 @@ interface Entry {
   message?: string;
 }
 
-/** How the engine names a caBundle it cannot use (`httpGet.caBundle: not valid base64`). */
-const ENGINE_CA_FIELD = 'httpGet.caBundle: ';
-
 export class ProbeWorkers {
   private readonly scheduler: ProbeScheduler;
   private readonly entries = new Map<string, Entry>();
@@ -261,11 +258,8 @@ export class ProbeWorkers {
         if (ca.caBundle === undefined) return runProbe(probe, ctx);
         const out = await runProbe(withMemberTrust(probe, { kind: 'ca', caBundle: ca.caBundle }), ctx);
         // A bad bundle is the Secret's fault, not the probe's: name the Secret, not a field the user never wrote.
-        if (out.result === 'error' && out.message.startsWith(ENGINE_CA_FIELD))
-          return {
-            ...out,
-            message: `spec.secretRef: Secret "${namespace}/${name}" key caBundle: ${out.message.slice(ENGINE_CA_FIELD.length)}`,
-          };
+        if (out.result === 'error' && out.code === 'InvalidCABundle')
+          return { ...out, message: `spec.secretRef: Secret "${namespace}/${name}" key caBundle: ${out.detail}` };
         return out;
       }
       return runProbe(probe, ctx);

@@ -39,6 +39,19 @@ describe('prober configuration', () => {
     expect(notB64.result).to.equal('error');
   });
 
+  it('marks a caBundle it cannot use with a code and the detail without the field, for callers to tell apart', async () => {
+    const notB64 = await runProbe({ httpGet: { scheme: 'HTTPS', host: '127.0.0.1', port: 9, caBundle: '%%%' } });
+    expect(notB64).to.deep.include({
+      result: 'error',
+      code: 'InvalidCABundle',
+      message: 'httpGet.caBundle: not valid base64',
+      detail: 'not valid base64',
+    });
+    const badUrl = await runProbe({ httpGet: { scheme: 'HTTPS', host: 'a b', port: 9 } });
+    expect(badUrl.result).to.equal('error');
+    expect(badUrl.code).to.equal(undefined);
+  });
+
   it('sends a User-Agent named for this project, at the package version', () => {
     const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
       version: string;
