@@ -17,6 +17,7 @@ import {
   webhookObjects,
   type ManifestPart,
 } from '../../../src/deploy/manifests.js';
+import { DASHBOARD_FILE, RULES_FILE } from '../../../src/deploy/monitoring.js';
 import { HEALTHY_CONDITION } from '../../../src/reconciler/index.js';
 import { parseTaintEffect } from '../../../src/cli/reconcile.js';
 import { UNHEALTHY_TAINT_KEY } from '../../../src/schema/index.js';
@@ -69,7 +70,9 @@ describe('manifests', () => {
   });
 
   it('hold no file that is neither rendered nor the generated CRD (a leftover of an old layout)', () => {
-    const expected = [...manifestFiles(), CRD_PATH].sort();
+    // Beside the rendered manifests: the generated CRD, and the monitoring files (test/monitoring checks them stale).
+    const monitoring = [RULES_FILE, DASHBOARD_FILE].map((f) => f.replace(/^manifests\//, ''));
+    const expected = [...manifestFiles(), CRD_PATH, ...monitoring].sort();
     expect(filesUnder(manifestsDir).sort()).to.deep.equal(expected);
   });
 
