@@ -27,6 +27,8 @@ export interface HostNode {
   kubectl(args: string[], options?: { input?: string; timeoutMs?: number }): Promise<KubectlResult>;
   /** The last lines a container of a Pod wrote (from the kubelet's log files), for failure messages. */
   podLogs(namespace: string, podPrefix: string, lines?: number): string;
+  /** Gives an imported image another name in containerd (the manifests' release tag, for one). */
+  tagImage(source: string, target: string): void;
   /** The log tails of kubelet and containerd, for failure messages. */
   componentLogs(lines?: number): string;
   stop(): Promise<void>;
@@ -362,6 +364,10 @@ export async function startHostNode(options: HostNodeOptions): Promise<HostNode>
           }
         }
         return out.join('\n');
+      },
+      tagImage(source: string, target: string): void {
+        const tagged = ctr(['images', 'tag', '--force', source, target], 30_000);
+        if (tagged.status !== 0) throw new Error(`ctr images tag ${source} ${target} failed: ${tagged.stderr}`);
       },
       componentLogs(lines = 30): string {
         return processes.map((g) => `--- ${g.name} (${g.logPath}) ---\n${g.logTail(lines)}`).join('\n');

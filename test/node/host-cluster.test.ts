@@ -125,6 +125,36 @@ describe('the chart on a real one-node host cluster for a real Karmada', functio
   const holder = async (): Promise<string> =>
     (await ka(['get', 'lease', RECONCILER, '-n', NAMESPACE, '-o', 'jsonpath={.spec.holderIdentity}'])).trim();
 
+  /** karmada.config from the reconciler's token Secret, with the commands of the chart's README and manifests/host. */
+  const makeKarmadaConfig = async (): Promise<void> => {
+    // The README's commands, with the server the host cluster's Pods reach karmada-apiserver at (the bridge address).
+    const KA = (args: string[]) => ka([...args, '-n', NAMESPACE]);
+    writeFileSync(
+      join(work, 'ca.crt'),
+      Buffer.from(await KA(['get', 'secret', `${RECONCILER}-token`, '-o', 'jsonpath={.data.ca\\.crt}']), 'base64'),
+    );
+    const token = Buffer.from(
+      await KA(['get', 'secret', `${RECONCILER}-token`, '-o', 'jsonpath={.data.token}']),
+      'base64',
+    ).toString();
+    const KC = (args: string[]) => {
+      const r = spawnSync('kubectl', ['config', '--kubeconfig', join(work, 'karmada.config'), ...args], {
+        encoding: 'utf8',
+      });
+      expect(r.status, r.stderr).to.equal(0);
+    };
+    KC([
+      'set-cluster',
+      'karmada-apiserver',
+      '--embed-certs',
+      `--certificate-authority=${join(work, 'ca.crt')}`,
+      `--server=${karmada!.host.url}`,
+    ]);
+    KC(['set-credentials', RECONCILER, `--token=${token}`]);
+    KC(['set-context', 'karmada', '--cluster=karmada-apiserver', `--user=${RECONCILER}`]);
+    KC(['use-context', 'karmada']);
+  };
+
   before(async function () {
     helmBin = env('CLUSTER_PROBE_HELM');
     image = env('CLUSTER_PROBE_IMAGE');
@@ -193,32 +223,7 @@ describe('the chart on a real one-node host cluster for a real Karmada', functio
 
   let installedAt = 0;
   it('installs the host half with the kubeconfig made as the README says; the Deployment becomes Ready through its probes', async function () {
-    // The README's commands, with the server the host cluster's Pods reach karmada-apiserver at (the bridge address).
-    const KA = (args: string[]) => ka([...args, '-n', NAMESPACE]);
-    writeFileSync(
-      join(work, 'ca.crt'),
-      Buffer.from(await KA(['get', 'secret', `${RECONCILER}-token`, '-o', 'jsonpath={.data.ca\\.crt}']), 'base64'),
-    );
-    const token = Buffer.from(
-      await KA(['get', 'secret', `${RECONCILER}-token`, '-o', 'jsonpath={.data.token}']),
-      'base64',
-    ).toString();
-    const KC = (args: string[]) => {
-      const r = spawnSync('kubectl', ['config', '--kubeconfig', join(work, 'karmada.config'), ...args], {
-        encoding: 'utf8',
-      });
-      expect(r.status, r.stderr).to.equal(0);
-    };
-    KC([
-      'set-cluster',
-      'karmada-apiserver',
-      '--embed-certs',
-      `--certificate-authority=${join(work, 'ca.crt')}`,
-      `--server=${karmada!.host.url}`,
-    ]);
-    KC(['set-credentials', RECONCILER, `--token=${token}`]);
-    KC(['set-context', 'karmada', '--cluster=karmada-apiserver', `--user=${RECONCILER}`]);
-    KC(['use-context', 'karmada']);
+    await makeKarmadaConfig();
 
     const tag = image.slice(image.lastIndexOf(':') + 1);
     installedAt = Date.now();
@@ -385,7 +390,8 @@ describe('the chart on a real one-node host cluster for a real Karmada', functio
       90_000,
       async () => {
         const got = await cluster('member1');
-        return ourTaint(got)?.effect === 'NoExecute' ? got : undefined;
+        // The taint is written before the condition: wait for both.
+        return ourTaint(got)?.effect === 'NoExecute' && healthy(got) === 'False' ? got : undefined;
       },
       diagnostics,
     );
@@ -431,5 +437,80 @@ describe('the chart on a real one-node host cluster for a real Karmada', functio
       },
       diagnostics,
     );
+  });
+
+  it('installs with kustomize as docs/karmada.md says, taints from its Pods, and deletes cleanly', async function () {
+    // The manifests deploy the release tag; the image is the same build.
+    node!.tagImage(
+      image,
+      `${image.slice(0, image.lastIndexOf(':'))}:v${(JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string }).version}`,
+    );
+    await ka(['apply', '-k', join(repo, 'manifests')]);
+    await until('the token in Secret cluster-probe-reconciler-token', 60_000, async () => {
+      const token = await ka(['get', 'secret', `${RECONCILER}-token`, '-n', NAMESPACE, '-o', 'jsonpath={.data.token}']);
+      return token.trim() !== '' ? true : undefined;
+    });
+    rmSync(join(work, 'karmada.config'), { force: true });
+    await makeKarmadaConfig();
+    const started = Date.now();
+    await host(['apply', '-k', join(repo, 'manifests', 'host')]);
+    await host([
+      'create',
+      'secret',
+      'generic',
+      'karmada-kubeconfig',
+      '-n',
+      NAMESPACE,
+      `--from-file=${join(work, 'karmada.config')}`,
+    ]);
+    const rolled = await node!.kubectl(
+      ['rollout', 'status', `deployment/${RECONCILER}`, '-n', NAMESPACE, '--timeout=180s'],
+      {
+        timeoutMs: 200_000,
+      },
+    );
+    expect(rolled.code, `${rolled.stderr}\n${diagnostics()}`).to.equal(0);
+    report('kubectl apply -k to Ready', Date.now() - started, '2 replicas');
+    // member1 is still NotReady from the upgrade test: with both failing, the disruption guard would hold every verdict.
+    await karmada!.setNodesReady('member1', true);
+    for (const member of karmada!.members) {
+      await until(
+        `${member.name} Healthy=True from the kustomize Pods`,
+        90_000,
+        async () => (healthy(await cluster(member.name)) === 'True' ? true : undefined),
+        diagnostics,
+      );
+    }
+    await karmada!.setNodesReady('member2', false);
+    const c = await until(
+      'member2 tainted from the kustomize Pods',
+      60_000,
+      async () => {
+        const got = await cluster('member2');
+        return ourTaint(got) ? got : undefined;
+      },
+      diagnostics,
+    );
+    expect(ourTaint(c)?.effect).to.equal('NoSchedule');
+    await karmada!.setNodesReady('member2', true);
+    await until(
+      'member2 untainted',
+      60_000,
+      async () => (ourTaint(await cluster('member2')) ? undefined : true),
+      diagnostics,
+    );
+    // --ignore-not-found: the token controller deletes the token Secret with its ServiceAccount.
+    await host([
+      'delete',
+      '-k',
+      join(repo, 'manifests', 'host'),
+      '--ignore-not-found',
+      '--wait=true',
+      '--timeout=120s',
+    ]);
+    await ka(['delete', '-k', join(repo, 'manifests'), '--ignore-not-found', '--wait=true', '--timeout=120s']);
+    const clusters = (JSON.parse(await ka(['get', 'clusters', '-o', 'json'])) as { items: Cluster[] }).items;
+    expect(clusters.map((x) => x.metadata.name).sort()).to.deep.equal(['member1', 'member2']);
+    for (const x of clusters) expect(ourTaint(x), x.metadata.name).to.equal(undefined);
   });
 });
