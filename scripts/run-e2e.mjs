@@ -1,19 +1,24 @@
-// Runs the end-to-end suite: builds (or finds cached) kube-apiserver and etcd, and Karmada's control plane, then runs
-// mocha over test/e2e with their directories in CLUSTER_PROBE_CONTROLPLANE_BIN and CLUSTER_PROBE_KARMADA_BIN. Exits
-// with mocha's code.
+// Runs the end-to-end suite: builds (or finds cached) kube-apiserver and etcd, Karmada's control plane, and prometheus
+// (test/e2e/monitoring.test.ts), then runs mocha over test/e2e with their directories in
+// CLUSTER_PROBE_CONTROLPLANE_BIN, CLUSTER_PROBE_KARMADA_BIN and CLUSTER_PROBE_PROMETHEUS. Exits with mocha's code.
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import process from 'node:process';
 import { buildControlPlane } from './build-controlplane.mjs';
 import { buildKarmada } from './build-karmada.mjs';
+import { buildPrometheus } from './build-prometheus.mjs';
 
 let binDir;
 let karmadaDir;
+let prometheusDir;
 try {
   binDir = await buildControlPlane();
   karmadaDir = await buildKarmada();
+  prometheusDir = await buildPrometheus();
 } catch (err) {
-  process.stderr.write(`run-e2e: cannot build the control plane: ${err instanceof Error ? err.message : err}\n`);
+  process.stderr.write(
+    `run-e2e: cannot build the control plane or prometheus: ${err instanceof Error ? err.message : err}\n`,
+  );
   process.exit(1);
 }
 
@@ -26,7 +31,12 @@ const mocha = spawn('npx', args, {
   // Its own process group: npx -> sh -> mocha -> node is a chain that does not pass signals on reliably, so a signal
   // goes to the whole group and reaches the test process, whose harness then stops the control plane.
   detached: true,
-  env: { ...process.env, CLUSTER_PROBE_CONTROLPLANE_BIN: binDir, CLUSTER_PROBE_KARMADA_BIN: karmadaDir },
+  env: {
+    ...process.env,
+    CLUSTER_PROBE_CONTROLPLANE_BIN: binDir,
+    CLUSTER_PROBE_KARMADA_BIN: karmadaDir,
+    CLUSTER_PROBE_PROMETHEUS: prometheusDir,
+  },
 });
 const forward = (signal) => () => {
   try {

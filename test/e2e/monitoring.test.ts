@@ -1,0 +1,347 @@
+// Monitoring on a real Karmada v1.18.2 (src/dev/karmada.ts) with a real Prometheus (scripts/build-prometheus.mjs):
+// Prometheus scrapes `cluster-probe reconcile` probing the two members (loopback health servers the test flips), with
+// the shipped rules (src/deploy/alerts.ts, `for` shortened) loaded. member1 made to fail fires
+// ClusterProbeClusterFailing for member1 alone within its time to Healthy=False + `for` + one evaluation interval (+ one
+// scrape interval: the verdict reaches Prometheus at a scrape); every dashboard panel's expression, its variables
+// substituted, returns the label sets of the playground's Clusters; the alert resolves on recovery.
+// `cluster-probe status` on the same playground: exit 0 healthy, 1 failing, as the kubectl plugin
+// `kubectl cluster-probe`, and `--watch` under a real pseudo-terminal (script(1)) redrawing on a change, Ctrl-C ending it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { KubeConfig } from '@kubernetes/client-node';
+import { KubeClient, type KubeApi } from '../../src/reconciler/index.js';
+import type { Cluster } from '../../src/schema/index.js';
+import { CLUSTER_LABEL, CLUSTER_METRICS, VERDICTS } from '../../src/api/metric-names.js';
+import { ALERT_DEFAULTS, type AlertParams } from '../../src/deploy/alerts.js';
+import { dashboardPanels } from '../../src/deploy/dashboard.js';
+import { rulesFile } from '../../src/deploy/monitoring.js';
+import { startKarmada, type KarmadaControlPlane } from '../../src/dev/karmada.js';
+import {
+  startHealthServer,
+  startReconciler,
+  waitFor,
+  type HealthServer,
+  type ReconcilerProcess,
+} from './support/reconciler-env.js';
+import { Prometheus, prometheusBinDir, type Sample } from './support/prometheus.js';
+
+const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const CLUSTERS = '/apis/cluster.karmada.io/v1alpha1/clusters';
+const PROBE_ANNOTATION = 'cluster.karmada.io/liveness-probe';
+const SCRAPE_S = 1;
+const EVAL_S = 1;
+const FOR_S = 5;
+const PARAMS: AlertParams = { ...ALERT_DEFAULTS, failingFor: `${FOR_S}s`, handoverWindow: '10s' };
+const FAILING_ALERT = 'ClusterProbeClusterFailing';
+/** Grafana's $__rate_interval with this scrape interval (4 x scrape) and "All" for the Cluster variable. */
+const RATE_INTERVAL = `${4 * SCRAPE_S}s`;
+
+type LabelSet = Record<string, string>;
+const key = (l: LabelSet): string =>
+  JSON.stringify(
+    Object.entries(l)
+      .filter(([k]) => k !== '__name__')
+      .sort(),
+  );
+const labelSets = (samples: Sample[]): string[] => samples.map((s) => key(s.metric)).sort();
+
+function substitute(expr: string, cluster: string): string {
+  return expr.replaceAll(`$${CLUSTER_LABEL}`, cluster).replaceAll('$__rate_interval', RATE_INTERVAL);
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runCli(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Run> {
+  return new Promise((ok) => {
+    const child = spawn(command, args, { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      ok({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('Karmada v1.18.2 + Prometheus: per-Cluster metrics, the failing alert, the dashboard, cluster-probe status (e2e)', function () {
+  this.timeout(600_000);
+  let karmada: KarmadaControlPlane | undefined;
+  let api: KubeApi;
+  let reconciler: ReconcilerProcess | undefined;
+  let prometheus: Prometheus | undefined;
+  const servers = new Map<string, HealthServer>();
+  const extra: ChildProcess[] = [];
+  let binDir: string | undefined;
+  let names: string[] = [];
+
+  const healthyOf = async (name: string): Promise<string | undefined> =>
+    (await api.request<Cluster>('GET', `${CLUSTERS}/${name}`)).status?.conditions?.find((c) => c.type === 'Healthy')
+      ?.status;
+  const status = (args: string[] = [], env?: NodeJS.ProcessEnv): Promise<Run> =>
+    runCli(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/bin.ts', 'status', '--kubeconfig', karmada!.host.kubeconfigPath, ...args],
+      env,
+    );
+
+  before(async function () {
+    const promDir = prometheusBinDir();
+    karmada = await startKarmada({ members: 2, nodesPerMember: 1 });
+    names = karmada.members.map((m) => m.name).sort();
+    const kc = new KubeConfig();
+    kc.loadFromFile(karmada.host.kubeconfigPath);
+    api = new KubeClient(kc);
+    for (const name of names) {
+      const server = await startHealthServer();
+      servers.set(name, server);
+      const probe = {
+        httpGet: { host: '127.0.0.1', port: server.port, path: '/healthz' },
+        periodSeconds: 1,
+        failureThreshold: 2,
+      };
+      const out = await karmada.kubectl([
+        'annotate',
+        '--overwrite',
+        'cluster',
+        name,
+        `${PROBE_ANNOTATION}=${JSON.stringify(probe)}`,
+      ]);
+      if (out.code !== 0) throw new Error(`annotating ${name}: ${out.stderr}`);
+    }
+    reconciler = await startReconciler('monitoring', karmada.host.kubeconfigPath, [
+      '--lease-namespace',
+      'default',
+      '--taint-effect',
+      'NoSchedule',
+    ]);
+    prometheus = new Prometheus(promDir);
+    await prometheus.start({
+      targets: [`127.0.0.1:${reconciler.metricsPort}`],
+      rules: rulesFile(PARAMS),
+      scrapeIntervalS: SCRAPE_S,
+      evaluationIntervalS: EVAL_S,
+    });
+    await waitFor('every member Healthy=True', 60_000, async () => {
+      for (const name of names) if ((await healthyOf(name)) !== 'True') return false;
+      return true;
+    });
+    await waitFor('Prometheus scraping the reconciler', 30_000, () => prometheus!.targetsUp(), 250);
+  });
+
+  after(async function () {
+    for (const c of extra) if (c.exitCode === null) c.kill('SIGKILL');
+    await prometheus?.stop();
+    await reconciler?.kill('SIGTERM');
+    for (const s of servers.values()) await s.close();
+    await karmada?.stop();
+    if (binDir !== undefined) rmSync(binDir, { recursive: true, force: true });
+  });
+
+  it('Prometheus holds every member’s verdict series, healthy', async () => {
+    const verdict = CLUSTER_METRICS.verdict.name;
+    const got = await waitFor('both members healthy in Prometheus', 30_000, async () => {
+      const r = await prometheus!.query(`${verdict}{verdict="healthy"} == 1`);
+      return r.length === names.length ? r : undefined;
+    });
+    expect(got.map((s) => s.metric[CLUSTER_LABEL]).sort()).to.deep.equal(names);
+    expect(await prometheus!.alerts()).to.satisfy((a: { labels: LabelSet }[]) =>
+      a.every((x) => x.labels.alertname !== FAILING_ALERT),
+    );
+  });
+
+  it('cluster-probe status: every member True, exit 0; the same as `kubectl cluster-probe status`', async () => {
+    const run = await status();
+    process.stderr.write(`      $ cluster-probe status\n${run.stdout.replace(/^/gm, '      ')}\n`);
+    expect(run.stderr).to.equal('');
+    expect(run.code).to.equal(0);
+    for (const name of names)
+      expect(run.stdout).to.match(
+        new RegExp(`^${name}\\s+httpGet 127\\.0\\.0\\.1:\\d+/healthz\\s+True\\s+LivenessProbeSucceeded\\s`, 'm'),
+      );
+    binDir = mkdtempSync(join(tmpdir(), 'cluster-probe-plugin-'));
+    const plugin = join(binDir, 'kubectl-cluster_probe');
+    writeFileSync(
+      plugin,
+      `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} --import tsx ${JSON.stringify(join(REPO, 'src/cli/bin.ts'))} "$@"\n`,
+    );
+    chmodSync(plugin, 0o755);
+    const viaKubectl = await runCli(
+      'kubectl',
+      ['cluster-probe', 'status', '--kubeconfig', karmada!.host.kubeconfigPath],
+      {
+        ...process.env,
+        PATH: `${binDir}:${process.env.PATH ?? ''}`,
+      },
+    );
+    expect(viaKubectl.stderr).to.equal('');
+    expect(viaKubectl.code).to.equal(0);
+    expect(viaKubectl.stdout.split('\n').map((l) => l.replace(/\s+\S+\s*$/, ''))).to.have.length(
+      run.stdout.split('\n').length,
+    );
+    expect(viaKubectl.stdout.split('\n')[0]).to.equal(run.stdout.split('\n')[0]);
+  });
+
+  it(`member1 made to fail fires ${FAILING_ALERT} for member1 alone within Healthy=False + for (${FOR_S} s) + one evaluation (${EVAL_S} s) and one scrape (${SCRAPE_S} s)`, async () => {
+    const failAt = Date.now();
+    servers.get('member1')!.healthy = false;
+    await waitFor('member1 Healthy=False', 30_000, async () => (await healthyOf('member1')) === 'False', 100);
+    const falseAt = Date.now();
+    const firing = await waitFor(
+      `${FAILING_ALERT} firing`,
+      60_000,
+      async () => {
+        const alerts = await prometheus!.alerts();
+        const firing = alerts.filter((a) => a.labels.alertname === FAILING_ALERT && a.state === 'firing');
+        return firing.length > 0 ? firing : undefined;
+      },
+      100,
+    );
+    const firedAt = Date.now();
+    const bound = (FOR_S + EVAL_S + SCRAPE_S) * 1000;
+    process.stderr.write(
+      `      member1 Healthy=False ${((falseAt - failAt) / 1000).toFixed(1)} s after the failure; ${FAILING_ALERT} firing ` +
+        `${((firedAt - falseAt) / 1000).toFixed(1)} s after Healthy=False (bound ${bound / 1000} s)\n`,
+    );
+    expect(firing.map((a) => a.labels[CLUSTER_LABEL])).to.deep.equal(['member1']);
+    expect(firedAt - falseAt).to.be.at.most(bound);
+  });
+
+  it('every dashboard panel’s expression returns the label sets of the playground’s Clusters', async () => {
+    const clusterSets = names.map((n) => key({ [CLUSTER_LABEL]: n }));
+    const verdicts = VERDICTS;
+    /** The label sets each panel's target must return, by panel title and refId, with member1 failing. */
+    const expected: Record<string, (all: boolean) => string[] | ((got: string[]) => void)> = {
+      'Clusters by verdict/A': () => [...verdicts].map((v) => key({ verdict: v })).sort(),
+      'Clusters/A': (all) =>
+        [
+          key({ [CLUSTER_LABEL]: 'member1', verdict: 'failing' }),
+          key({ [CLUSTER_LABEL]: 'member2', verdict: 'healthy' }),
+        ].filter((k) => all || k.includes('member2')),
+      'Clusters/B': (all) => clusterSets.filter((k) => all || k.includes('member2')),
+      'Clusters/C': (all) => clusterSets.filter((k) => all || k.includes('member2')),
+      'Clusters/D': (all) => clusterSets.filter((k) => all || k.includes('member2')),
+      'Clusters/E': (all) => clusterSets.filter((k) => all || k.includes('member2')),
+      'Transitions/A': (all) => (got) => {
+        const parsed = got.map((g) => Object.fromEntries(JSON.parse(g) as [string, string][]));
+        expect([...new Set(parsed.map((p) => p[CLUSTER_LABEL]))].sort()).to.deep.equal(all ? names : ['member2']);
+        for (const p of parsed) expect(Object.keys(p).sort()).to.deep.equal([CLUSTER_LABEL, 'to'].sort());
+        if (all) expect(parsed).to.deep.include({ [CLUSTER_LABEL]: 'member1', to: 'failure' });
+      },
+      'Clusters failing/A': () => [key({ verdict: 'failing' }), key({ verdict: 'withheld' })],
+      'Probe duration/A': (all) => clusterSets.filter((k) => all || k.includes('member2')),
+      'Probe results/A': () => [key({ result: 'failure' }), key({ result: 'success' })],
+      'Probe duration p99 by handler/A': () => [key({ handler: 'httpGet' })],
+      'API writes/A': () => (got) => {
+        const parsed = got.map((g) => Object.fromEntries(JSON.parse(g) as [string, string][]));
+        expect(parsed).to.deep.include({ kind: 'event', outcome: 'ok' });
+        for (const p of parsed) expect(p).to.have.keys('kind', 'outcome');
+        expect(
+          parsed.filter((p) => p.outcome !== 'ok'),
+          'a write failed',
+        ).to.deep.equal([]);
+      },
+      'Reconciler/A': () => [key({})],
+      'Reconciler/B': () => [key({})],
+      'Reconciler/C': () => [key({})],
+      'Reconciler/D': () => [key({})],
+    };
+    // The Transitions panel's window needs two samples of member1's new counter series.
+    await waitFor(
+      'member1 -> failure in Prometheus',
+      20_000,
+      async () =>
+        (await prometheus!.query(`${CLUSTER_METRICS.transitions.name}{${CLUSTER_LABEL}="member1",to="failure"}`))
+          .length > 0,
+      250,
+    );
+    const seen: string[] = [];
+    for (const panel of dashboardPanels())
+      for (const target of panel.targets) {
+        const id = `${panel.title}/${target.refId}`;
+        const want = expected[id];
+        expect(want, `no expectation for the panel target ${id}: add one`).to.not.equal(undefined);
+        for (const [all, value] of [
+          [true, '.*'],
+          [false, 'member2'],
+        ] as const) {
+          const expr = substitute(target.expr, value);
+          const got = labelSets(await prometheus!.query(expr));
+          const expectation = want!(all);
+          if (typeof expectation === 'function') expectation(got);
+          else expect(got, `${id} (${CLUSTER_LABEL}=${value}): ${expr}`).to.deep.equal([...expectation].sort());
+        }
+        seen.push(id);
+      }
+    expect(seen.sort()).to.deep.equal(Object.keys(expected).sort());
+  });
+
+  it('cluster-probe status exits 1 with member1 failing; --watch under a pseudo-terminal redraws when it heals, Ctrl-C ends it with 0', async () => {
+    const failing = await status();
+    process.stderr.write(`      $ cluster-probe status\n${failing.stdout.replace(/^/gm, '      ')}\n`);
+    expect(failing.code).to.equal(1);
+    expect(failing.stdout).to.match(
+      /^member1\s+httpGet \S+\s+False\s+LivenessProbeFailed\s+\S+\s+NoSchedule\s+HTTP probe failed/m,
+    );
+    const command = [
+      process.execPath,
+      '--import',
+      'tsx',
+      'src/cli/bin.ts',
+      'status',
+      '--watch',
+      '--kubeconfig',
+      karmada!.host.kubeconfigPath,
+    ]
+      .map((a) => `'${a.replaceAll("'", "'\\''")}'`)
+      .join(' ');
+    const watch = spawn('script', ['-qefc', command, '/dev/null'], {
+      cwd: REPO,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, TERM: 'xterm', NO_COLOR: '' },
+    });
+    extra.push(watch);
+    let screen = '';
+    watch.stdout.setEncoding('utf8').on('data', (s: string) => (screen += s));
+    const exited = new Promise<number | null>((ok) => watch.once('exit', (code) => ok(code)));
+    const draws = (): string[] => screen.split('\x1b[H\x1b[2J').slice(1);
+    await waitFor(
+      'the first draw on the terminal',
+      60_000,
+      () => draws().some((d) => /^member1\b.*False/m.test(d)),
+      100,
+    );
+    expect(draws()[0]).to.include('\x1b[31mFalse\x1b[0m');
+    servers.get('member1')!.healthy = true;
+    await waitFor(
+      'a redraw with member1 True',
+      60_000,
+      () =>
+        (draws().at(-1) ?? '').split('\n').some((l) => l.startsWith('member1 ') && l.includes('\x1b[32mTrue\x1b[0m')),
+      100,
+    );
+    watch.stdin.write('\x03');
+    const code = await Promise.race([exited, new Promise<'hung'>((ok) => setTimeout(() => ok('hung'), 20_000))]);
+    expect(code, `exit of status --watch after Ctrl-C; screen: ${JSON.stringify(screen.slice(-500))}`).to.equal(0);
+    const firing = await waitFor(
+      `${FAILING_ALERT} resolved`,
+      30_000,
+      async () => {
+        const alerts = await prometheus!.alerts();
+        return alerts.every((a) => a.labels.alertname !== FAILING_ALERT) ? alerts : undefined;
+      },
+      250,
+    );
+    expect(firing.filter((a) => a.labels.alertname === FAILING_ALERT)).to.deep.equal([]);
+  });
+});
