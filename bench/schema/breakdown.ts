@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 
 type AjvValidators = typeof import('../../src/schema/ajv-validators.js');
 type ClusterRules = typeof import('../../src/schema/cluster-rules.js');
+type ResourceModels = typeof import('../../src/schema/resource-models.js');
 type ProbeRules = typeof import('../../src/schema/probe-rules.js');
 type AddressRanges = typeof import('../../src/schema/address-ranges.js');
 type K8sNames = typeof import('../../src/schema/k8s-names.js');
@@ -98,6 +99,8 @@ export async function loadSchemaModules(root?: string) {
   return {
     ajv: await load<AjvValidators>('ajv-validators.ts'),
     cluster: await load<ClusterRules>('cluster-rules.ts'),
+    // resource-models.ts was split out of cluster-rules.ts; an older tree (--compare) has them in the one file.
+    models: await load<ResourceModels>('resource-models.ts').catch(() => load<ResourceModels>('cluster-rules.ts')),
     probe: await load<ProbeRules>('probe-rules.ts'),
     address: await load<AddressRanges>('address-ranges.ts'),
     names: await load<K8sNames>('k8s-names.ts'),
@@ -167,7 +170,7 @@ export function stagesFor(m: Awaited<ReturnType<typeof loadSchemaModules>>, obj:
       depth: 1,
       fn: () =>
         Array.isArray(spec.resourceModels)
-          ? m.cluster.resourceModelErrors(spec.resourceModels, SPEC.child('resourceModels'))
+          ? m.models.resourceModelErrors(spec.resourceModels, SPEC.child('resourceModels'))
           : undefined,
     },
     {

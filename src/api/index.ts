@@ -4,7 +4,7 @@
 // and the error helpers (errors.ts).
 export { messageOf, isRecord } from './errors.js';
 export { pemCertificateBlocks } from './pem.js';
-export { trimTrailingSlashes } from './text.js';
+export { clip, trimTrailingSlashes } from './text.js';
 export * from './constants.js';
 export {
   HANDLERS,

@@ -7,3 +7,12 @@ export function trimTrailingSlashes(s: string): string {
   while (end > 0 && s.charCodeAt(end - 1) === 0x2f) end--;
   return end === s.length ? s : s.slice(0, end);
 }
+
+/** `text` cut to at most `max` characters, ending in `...` when cut, never between the halves of a surrogate pair. */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 3;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}...`;
+}

@@ -28,11 +28,9 @@ export {
   type StatusPlan,
   type TaintEffectOption,
 } from './desired-state.js';
+export { invalidProbeMessage, describeFieldError, MAX_INVALID_MESSAGE } from '../schema/invalid-probe-message.js';
 export {
   probeSourceOf,
-  invalidProbeMessage,
-  describeFieldError,
-  MAX_INVALID_MESSAGE,
   type ProbeSource,
   type ProbeSourceKind,
   type ProbeSourceOptions,

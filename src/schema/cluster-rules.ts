@@ -1,12 +1,14 @@
 // Karmada's own Cluster rules (pkg/apis/cluster/validation) that JSON Schema cannot say, with Karmada's wording:
-// the name, apiEndpoint, secret references, proxyURL, provider/region/zone/zones as label values, taints and
-// resource models. test/oracle judges them with Karmada's code; docs/validation.md lists where they differ on purpose.
+// the name, apiEndpoint, secret references, proxyURL, provider/region/zone/zones as label values, taints; the
+// resource models' rules are resource-models.ts, Go's url.Parse as these rules need it go-url.ts. test/oracle judges
+// them with Karmada's code; docs/validation.md lists where they differ on purpose.
 // Runs on untrusted input after the schema check, so it never assumes a type. Pure: no I/O.
 import { hostOfUrl, parseEndpoint } from '../address/index.js';
 import { append, FieldPath, fieldErrors, type FieldError } from './field-error.js';
+import { goURLParse } from './go-url.js';
 import { isDNS1123Label, isQualifiedName, isValidLabelValue } from './k8s-names.js';
 import { memoize } from './memo.js';
-import { MAX_INT64_NANO, parseQuantity, QUANTITY_ERROR } from './quantity.js';
+import { resourceModelErrors } from './resource-models.js';
 import { isRecord } from '../api/index.js';
 
 const CLUSTER_NAME_MAX = 48;
@@ -42,50 +44,6 @@ export interface ParsedEndpoint {
   /** The host to dial (IPv6 without brackets), when the endpoint is valid. */
   host?: string;
   errors: FieldError[];
-}
-
-/** Go's stringContainsCTLByte: a byte below 0x20, or 0x7f. */
-function hasControlCharacter(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || c === 0x7f) return true;
-  }
-  return false;
-}
-
-const validOptionalPort = (colonPort: string): boolean => colonPort === '' || /^:[0-9]*$/.test(colonPort);
-
-/**
- * What Go's url.Parse makes of `raw`, as far as Karmada's checks need it: the error it returns (the text after
- * `parse "<raw>": `), else whether it has a scheme and its Host (with the port, "" when there is no authority).
- * The checks are Go's net/url parse, getScheme, parseAuthority and parseHost, in their order.
- */
-export function goURLParse(raw: string): { problem: string } | { scheme: string; host: string } {
-  if (hasControlCharacter(raw)) return { problem: 'net/url: invalid control character in URL' };
-  const withoutFragment = raw.split('#', 1)[0] ?? '';
-  if (withoutFragment.startsWith(':')) return { problem: 'missing protocol scheme' };
-  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*(?=:)/.exec(withoutFragment)?.[0] ?? '';
-  let rest = scheme === '' ? withoutFragment : withoutFragment.slice(scheme.length + 1);
-  rest =
-    rest.endsWith('?') && rest.indexOf('?') === rest.length - 1 ? rest.slice(0, -1) : (rest.split('?', 1)[0] ?? '');
-  if (!rest.startsWith('/')) {
-    if (scheme === '' && (rest.split('/', 1)[0] ?? '').includes(':'))
-      return { problem: 'first path segment in URL cannot contain colon' };
-    return { scheme, host: '' };
-  }
-  if ((scheme === '' && rest.startsWith('///')) || !rest.startsWith('//')) return { scheme, host: '' };
-  const authority = rest.slice(2).split('/', 1)[0] ?? '';
-  const host = authority.slice(authority.lastIndexOf('@') + 1);
-  if (host.startsWith('[')) {
-    const close = host.lastIndexOf(']');
-    if (close < 0) return { problem: "missing ']' in host" };
-    const colonPort = host.slice(close + 1);
-    if (!validOptionalPort(colonPort)) return { problem: `invalid port ${JSON.stringify(colonPort)} after host` };
-  } else if (host.includes(':')) {
-    const colonPort = host.slice(host.lastIndexOf(':'));
-    if (!validOptionalPort(colonPort)) return { problem: `invalid port ${JSON.stringify(colonPort)} after host` };
-  }
-  return { scheme, host };
 }
 
 /** Karmada's ValidateClusterAPIEndpoint: Go's url.Parse outcomes where WHATWG URL parsing cannot give them. */
@@ -208,157 +166,6 @@ function labelValueErrors(value: unknown, path: FieldPath, errors: FieldError[])
   if (typeof value !== 'string') return;
   const msgs = isValidLabelValue(value);
   if (msgs.length > 0) errors.push(fieldErrors.invalid(path, value, msgs.join('; ')));
-}
-
-/**
- * The common case, checked without allocating: grades strictly increasing, every rule of Karmada's met. When this
- * says no, resourceModelProblems works out and words every problem; it must never say yes where that would object
- * (test/unit/schema/resource-models-fast-path.test.ts holds the two to the same verdict). Exported for that test.
- */
-export function resourceModelsPlainlyValid(models: unknown[]): boolean {
-  let prev: unknown[] | undefined;
-  let prevGrade = -Infinity;
-  const last = models.length - 1;
-  for (let i = 0; i < models.length; i++) {
-    const m = models[i];
-    if (!isRecord(m) || typeof m.grade !== 'number' || m.grade <= prevGrade || !Array.isArray(m.ranges)) return false;
-    const ranges = m.ranges as unknown[];
-    if (prev !== undefined && prev.length !== ranges.length) return false;
-    for (let j = 0; j < ranges.length; j++) {
-      const r = ranges[j];
-      if (!isRecord(r) || typeof r.name !== 'string') return false;
-      // The usual spellings are settled by identity, without a memo lookup: "0" opens the first model, a min written
-      // as the previous model's max continues it (that max, parsed, is carried over), MaxInt64 in digits closes the
-      // last model. Any other spelling is parsed and compared as before.
-      const rmin = r.min;
-      const rmax = r.max;
-      let min: bigint | undefined;
-      if (prev === undefined) {
-        min = rmin === '0' || rmin === 0 ? 0n : parseQuantity(rmin);
-        if (min !== 0n) return false;
-      } else {
-        const pr = prev[j];
-        if (!isRecord(pr) || pr.name !== r.name) return false;
-        if (pr.max === rmin) min = prevMaxes[j];
-        else {
-          min = parseQuantity(rmin);
-          if (min === undefined || parseQuantity(pr.max) !== min) return false;
-        }
-      }
-      if (min === undefined) return false;
-      let max: bigint | undefined;
-      if (i !== last) max = parseQuantity(rmax);
-      else if (rmax === MAX_INT64_TEXT) max = MAX_INT64_NANO;
-      else {
-        max = parseQuantity(rmax);
-        if (max !== MAX_INT64_NANO) return false;
-      }
-      if (max === undefined || max <= min) return false;
-      maxes[j] = max;
-    }
-    prev = ranges;
-    prevGrade = m.grade;
-    const t = prevMaxes;
-    prevMaxes = maxes;
-    maxes = t;
-  }
-  return true;
-}
-
-// The parsed maxes of the previous model and of this one, reused across calls (the pass is synchronous and calls
-// nothing that could re-enter it); prevMaxes[j] is read only after this call's previous model wrote it.
-let prevMaxes: (bigint | undefined)[] = [];
-let maxes: (bigint | undefined)[] = [];
-const MAX_INT64_TEXT = '9223372036854775807';
-
-/** Karmada's ValidateClusterResourceModels, reporting each problem at the range it is about. */
-export function resourceModelErrors(models: unknown[], path: FieldPath): FieldError[] {
-  if (resourceModelsPlainlyValid(models)) return [];
-  return resourceModelProblems(models, path);
-}
-
-/** Every problem of the resource models, worked out in full (the slow path; exported for the fast path's test). */
-export function resourceModelProblems(models: unknown[], path: FieldPath): FieldError[] {
-  const errors: FieldError[] = [];
-  const grades = new Map<unknown, number>();
-  models.forEach((m, i) => {
-    if (!isRecord(m)) return;
-    if (grades.has(m.grade))
-      errors.push(
-        fieldErrors.duplicate(
-          path.index(i).child('grade'),
-          m.grade,
-          `the grade of each model must be unique (see spec.resourceModels[${String(grades.get(m.grade))}])`,
-        ),
-      );
-    else grades.set(m.grade, i);
-  });
-  if (errors.length > 0) return errors;
-  const sorted: { m: Record<string, unknown>; i: number }[] = [];
-  let inOrder = true;
-  for (let i = 0; i < models.length; i++) {
-    const m = models[i];
-    if (!isRecord(m) || typeof m.grade !== 'number' || !Array.isArray(m.ranges)) continue;
-    const last = sorted[sorted.length - 1];
-    if (last !== undefined && (last.m.grade as number) > m.grade) inOrder = false;
-    sorted.push({ m, i });
-  }
-  if (!inOrder) sorted.sort((a, b) => (a.m.grade as number) - (b.m.grade as number));
-  sorted.forEach(({ m, i }, pos) => {
-    const prev = pos > 0 ? sorted[pos - 1] : undefined;
-    const ranges = m.ranges as unknown[];
-    const rp = path.index(i).child('ranges');
-    if (prev !== undefined && (prev.m.ranges as unknown[]).length !== ranges.length) {
-      errors.push(
-        fieldErrors.invalid(
-          rp,
-          ranges.length,
-          `the number of resource types must be the same in every model (grade ${String(prev.m.grade)} has ${(prev.m.ranges as unknown[]).length})`,
-        ),
-      );
-      return;
-    }
-    ranges.forEach((r, j) => {
-      if (!isRecord(r)) return;
-      const p = rp.index(j);
-      const min = parseQuantity(r.min);
-      const max = parseQuantity(r.max);
-      if (min === undefined && r.min !== undefined)
-        errors.push(fieldErrors.invalid(p.child('min'), r.min, QUANTITY_ERROR));
-      if (max === undefined && r.max !== undefined)
-        errors.push(fieldErrors.invalid(p.child('max'), r.max, QUANTITY_ERROR));
-      if (min === undefined || max === undefined) return;
-      if (max <= min) errors.push(fieldErrors.invalid(p.child('max'), r.max, 'must be greater than min'));
-      if (prev === undefined) {
-        if (min !== 0n)
-          errors.push(fieldErrors.invalid(p.child('min'), r.min, 'must be 0 in the first model (ranges start at 0)'));
-      } else {
-        const pr = (prev.m.ranges as unknown[])[j];
-        if (!isRecord(pr)) return;
-        if (pr.name !== r.name)
-          errors.push(
-            fieldErrors.invalid(
-              p.child('name'),
-              r.name,
-              `must be ${JSON.stringify(pr.name)}, as in grade ${String(prev.m.grade)}: every model lists the same resources in the same order`,
-            ),
-          );
-        else if (parseQuantity(pr.max) !== min)
-          errors.push(
-            fieldErrors.invalid(
-              p.child('min'),
-              r.min,
-              `must equal the max of ${String(r.name)} in grade ${String(prev.m.grade)} (${String(pr.max)}): ranges must be contiguous and non-overlapping`,
-            ),
-          );
-      }
-      if (pos === sorted.length - 1 && max !== MAX_INT64_NANO)
-        errors.push(
-          fieldErrors.invalid(p.child('max'), r.max, 'must be 9223372036854775807 (MaxInt64) in the last model'),
-        );
-    });
-  });
-  return errors;
 }
 
 const SPEC = FieldPath.root('spec');

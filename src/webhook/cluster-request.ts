@@ -1,6 +1,6 @@
 // What mutate and validate share: recognising a Cluster request, naming it, shaping warnings and denials.
 // Pure functions over the decoded review; nothing here touches HTTP or I/O.
-import { isRecord } from '../api/index.js';
+import { clip, isRecord } from '../api/index.js';
 import { errorBody, formatInvalid, GROUP, KIND, type FieldError } from '../schema/index.js';
 import {
   answer,
@@ -52,15 +52,6 @@ export function requestName(request: AdmissionRequest): string {
 export const MAX_DENIAL_ERRORS = 100;
 /** The most characters of one error's field path and of its text in a denial (a field name can be a 3 MB key). */
 export const MAX_DENIAL_ERROR_LENGTH = 1024;
-
-/** `text` cut to at most `max` characters, ending in `...` when cut, never between the halves of a surrogate pair. */
-export function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let end = max - 3;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
-  return `${text.slice(0, end)}...`;
-}
 
 export function truncateWarning(warning: string): string {
   if (warning.length <= MAX_WARNING_LENGTH && !/\s\s|[\n\r\t]|^\s|\s$/.test(warning)) return warning;

@@ -5,7 +5,7 @@
 // ones the fast path is meant to accept).
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { resourceModelProblems, resourceModelsPlainlyValid } from '../../../src/schema/cluster-rules.js';
+import { resourceModelProblems, resourceModelsPlainlyValid } from '../../../src/schema/resource-models.js';
 import { FieldPath } from '../../../src/schema/field-error.js';
 import { isRecord } from '../../../src/api/index.js';
 
