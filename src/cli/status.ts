@@ -247,8 +247,8 @@ Columns:
 Exit status: 0 no Cluster failing, 1 at least one Cluster Healthy=False, 2 a usage error or an apiserver that cannot
 be read. With --watch: the status of the last state drawn when interrupted (Ctrl-C).
 
-As a kubectl plugin: put an executable named kubectl-cluster_probe on PATH that runs cluster-probe (for an npm
-install, a symlink to cluster-probe is enough); kubectl then runs it for \`kubectl cluster-probe status\`.
+As a kubectl plugin: kubectl runs an executable named kubectl-cluster_probe on PATH for \`kubectl cluster-probe\`.
+The npm package installs one beside cluster-probe; elsewhere a symlink of that name to cluster-probe does.
 
 Examples:
   $ cluster-probe status --kubeconfig ~/.kube/karmada.config
