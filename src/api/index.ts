@@ -3,6 +3,7 @@
 // (constants.ts), the probe's types and its handlers and defaults (generated from schemas/ by `npm run generate`),
 // and the error helpers (errors.ts).
 export { messageOf, isRecord } from './errors.js';
+export { definedFields } from './defined.js';
 export { pemCertificateBlocks } from './pem.js';
 export { clip, trimTrailingSlashes } from './text.js';
 export * from './constants.js';

@@ -20,6 +20,7 @@ import { makeCa, signClientPair, signServingPair } from './control-plane-pki.js'
 import { startControlPlane, type ControlPlane, type KubectlResult } from './controlplane.js';
 import { freePort, httpsGet, waitFor } from './loopback.js';
 import { ProcessGroup } from './process-group.js';
+import { definedFields } from '../api/index.js';
 
 /** The group of Clusters and the APIService that serves it on a real Karmada. */
 export const KARMADA_CLUSTER_APISERVICE = 'v1alpha1.cluster.karmada.io';
@@ -123,10 +124,7 @@ function yamlFiles(dir: string): string[] {
 }
 
 async function mustKubectl(cp: ControlPlane, args: string[], input?: string, timeoutMs?: number): Promise<string> {
-  const result = await cp.kubectl(args, {
-    ...(input !== undefined ? { input } : {}),
-    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-  });
+  const result = await cp.kubectl(args, definedFields({ input, timeoutMs }));
   if (result.code !== 0) throw new Error(`kubectl ${args.join(' ')} failed: ${result.stderr.trim()}`);
   return result.stdout;
 }
@@ -183,6 +181,18 @@ export async function setNodesReady(
   }
 }
 
+/** What every control plane of the playground (the host and each member) takes from the playground's options. */
+function controlPlaneOptions(options: KarmadaStartOptions) {
+  return definedFields({
+    binDir: options.controlPlaneBinDir,
+    address: options.address,
+    parentDir: options.parentDir,
+    keep: options.keep,
+    handleSignals: options.handleSignals,
+    startTimeoutMs: options.startTimeoutMs,
+  });
+}
+
 async function startMember(
   index: number,
   options: KarmadaStartOptions,
@@ -195,15 +205,10 @@ async function startMember(
   // kube-apiserver's static token file: token,user,uid,"group1,group2"
   writeFileSync(tokenFile, `${token},karmada,karmada-uid-${index},"system:masters"\n`, { mode: 0o600 });
   const controlPlane = await startControlPlane({
-    ...(options.controlPlaneBinDir !== undefined ? { binDir: options.controlPlaneBinDir } : {}),
     name,
-    ...(options.address !== undefined ? { address: options.address } : {}),
     extraApiServerArgs: [`--token-auth-file=${tokenFile}`],
     log: (line) => log(`${name}: ${line}`),
-    ...(options.parentDir !== undefined ? { parentDir: options.parentDir } : {}),
-    ...(options.keep !== undefined ? { keep: options.keep } : {}),
-    ...(options.handleSignals !== undefined ? { handleSignals: options.handleSignals } : {}),
-    ...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}),
+    ...controlPlaneOptions(options),
   });
   const nodes: string[] = [];
   for (let n = 1; n <= (options.nodesPerMember ?? 2); n++) nodes.push(`${name}-node-${n}`);
@@ -258,9 +263,7 @@ export async function startKarmada(options: KarmadaStartOptions = {}): Promise<K
     return path;
   };
   const host = await startControlPlane({
-    ...(options.controlPlaneBinDir !== undefined ? { binDir: options.controlPlaneBinDir } : {}),
     name: options.name ?? 'karmada',
-    ...(options.address !== undefined ? { address: options.address } : {}),
     extraApiServerArgs: [
       `--requestheader-client-ca-file=${stage('front-proxy-ca.crt', frontProxyCa.cert)}`,
       '--requestheader-allowed-names=front-proxy-client',
@@ -271,10 +274,7 @@ export async function startKarmada(options: KarmadaStartOptions = {}): Promise<K
       `--proxy-client-key-file=${stage('front-proxy-client.key', frontProxyClient.key)}`,
     ],
     log: (line) => log(`karmada-apiserver: ${line}`),
-    ...(options.parentDir !== undefined ? { parentDir: options.parentDir } : {}),
-    ...(options.keep !== undefined ? { keep: options.keep } : {}),
-    ...(options.handleSignals !== undefined ? { handleSignals: options.handleSignals } : {}),
-    ...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}),
+    ...controlPlaneOptions(options),
   });
   const members: KarmadaMember[] = [];
   const stop = async (): Promise<void> => {

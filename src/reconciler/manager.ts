@@ -102,13 +102,13 @@ export class ClusterManager {
       resource: 'clusters',
       transform: slim,
       ...(options.clusterName !== undefined ? { fieldSelector: `metadata.name=${options.clusterName}` } : {}),
-      ...(options.resyncMs !== undefined ? { resyncMs: options.resyncMs } : {}),
+      resyncMs: options.resyncMs,
       onRestart: watchRestarted('clusters'),
       onHandlerError: (err) => log.warn({ resource: 'clusters', err: messageOf(err) }, 'informer handler failed'),
     });
     this.secrets = new SecretStore({
       api: options.api,
-      ...(options.resyncMs !== undefined ? { resyncMs: options.resyncMs } : {}),
+      resyncMs: options.resyncMs,
       onRestart: watchRestarted('secrets'),
       onHandlerError: (err) => log.warn({ resource: 'secrets', err: messageOf(err) }, 'informer handler failed'),
     });
@@ -127,7 +127,7 @@ export class ClusterManager {
         get: (name) => this.informer.get(name),
         stateOf: (name) => this.probes.stateOf(name),
         requeue: (name) => this.enqueue(name, 'high'),
-        ...(d?.tickMs !== undefined ? { tickMs: d.tickMs } : {}),
+        tickMs: d?.tickMs,
       });
       if (d?.sentinels !== undefined && d.sentinels.length > 0)
         this.sentinels = new Sentinels({
@@ -137,28 +137,28 @@ export class ClusterManager {
           failureThreshold: d.sentinelFailureThreshold ?? DISRUPTION_DEFAULTS.sentinelFailureThreshold,
           guard: this.guard,
           clock,
-          ...(options.denyList !== undefined ? { denyList: options.denyList } : {}),
+          denyList: options.denyList,
         });
     }
     this.probes = new ProbeWorkers({
-      ...(this.guard !== undefined ? { guard: this.guard } : {}),
+      guard: this.guard,
       secrets: this.secrets,
       metrics,
       log,
       // A transition is a verdict that changed: it goes ahead of every Cluster queued for another reason (changes,
       // relists, the condition after a taint), so that in a mass failure the taints are written first.
       onTransition: (name) => this.enqueue(name, 'high'),
-      ...(options.probeConcurrency !== undefined ? { probeConcurrency: options.probeConcurrency } : {}),
-      ...(options.clock !== undefined ? { clock: options.clock } : {}),
-      ...(options.random !== undefined ? { random: options.random } : {}),
-      ...(options.denyList !== undefined ? { denyList: options.denyList } : {}),
-      ...(options.credentialsWaitMs !== undefined ? { credentialsWaitMs: options.credentialsWaitMs } : {}),
+      probeConcurrency: options.probeConcurrency,
+      clock: options.clock,
+      random: options.random,
+      denyList: options.denyList,
+      credentialsWaitMs: options.credentialsWaitMs,
     });
     this.reconciler = new ClusterReconciler({
       get: (name) => this.informer.get(name),
       owns: (cluster) => this.owns(cluster),
       workers: this.probes,
-      ...(this.guard !== undefined ? { guard: this.guard } : {}),
+      guard: this.guard,
       requeue: (name) => this.enqueue(name),
       held: (name, desired) => metrics.perCluster.held(name, verdictOf(desired)),
       writer: new ClusterWriter({

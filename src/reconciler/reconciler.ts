@@ -68,10 +68,7 @@ export class Reconciler {
     if (options.api !== undefined) this.api = options.api;
     else {
       if (options.kubeConfig === undefined) throw new Error('reconciler: a kubeConfig or an api is required');
-      this.ownClient = new KubeClient(options.kubeConfig, {
-        ...(options.qps !== undefined ? { qps: options.qps } : {}),
-        ...(options.burst !== undefined ? { burst: options.burst } : {}),
-      });
+      this.ownClient = new KubeClient(options.kubeConfig, { qps: options.qps, burst: options.burst });
       this.api = this.ownClient;
     }
     const le = options.leaderElection;
@@ -81,9 +78,9 @@ export class Reconciler {
         namespace: le.namespace,
         name: leaseNameFor(le.name, options.shard, options.clusterName),
         identity: options.identity,
-        ...(le.leaseDurationMs !== undefined ? { leaseDurationMs: le.leaseDurationMs } : {}),
-        ...(le.renewDeadlineMs !== undefined ? { renewDeadlineMs: le.renewDeadlineMs } : {}),
-        ...(le.retryPeriodMs !== undefined ? { retryPeriodMs: le.retryPeriodMs } : {}),
+        leaseDurationMs: le.leaseDurationMs,
+        renewDeadlineMs: le.renewDeadlineMs,
+        retryPeriodMs: le.retryPeriodMs,
         log: options.log,
         onWrite: (outcome) => this.metrics.writes.inc({ kind: 'lease', outcome }),
         onStartedLeading: () => this.startManager(),
@@ -133,16 +130,16 @@ export class Reconciler {
       metrics: this.metrics,
       log: o.log,
       identity: o.identity,
-      ...(o.eventNamespace !== undefined ? { eventNamespace: o.eventNamespace } : {}),
-      ...(o.shard !== undefined ? { shard: o.shard } : {}),
-      ...(o.clusterName !== undefined ? { clusterName: o.clusterName } : {}),
-      ...(o.includePullClusters !== undefined ? { includePullClusters: o.includePullClusters } : {}),
-      ...(o.probeConcurrency !== undefined ? { probeConcurrency: o.probeConcurrency } : {}),
-      ...(o.writeConcurrency !== undefined ? { writeConcurrency: o.writeConcurrency } : {}),
-      ...(o.resyncMs !== undefined ? { resyncMs: o.resyncMs } : {}),
-      ...(o.denyList !== undefined ? { denyList: o.denyList } : {}),
-      ...(o.clock !== undefined ? { clock: o.clock } : {}),
-      ...(o.disruption !== undefined ? { disruption: o.disruption } : {}),
+      eventNamespace: o.eventNamespace,
+      shard: o.shard,
+      clusterName: o.clusterName,
+      includePullClusters: o.includePullClusters,
+      probeConcurrency: o.probeConcurrency,
+      writeConcurrency: o.writeConcurrency,
+      resyncMs: o.resyncMs,
+      denyList: o.denyList,
+      clock: o.clock,
+      disruption: o.disruption,
     });
     this.manager = manager;
     this.metrics.leader.set(1);
