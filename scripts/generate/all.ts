@@ -1,6 +1,7 @@
-// Every file generated from schemas/, by repository path.
+// Every file generated from schemas/, by repository path, and those whose marked defaults are filled from it.
 import { generateApiReference } from './api-reference.js';
 import { generateCrd } from './crd.js';
+import { filledFiles } from './default-markers.js';
 import { generateProbeFacts } from './probe-facts.js';
 import { generateTypes } from './types.js';
 import { generateDefaultingValidators, generateValidators } from './validators.js';
@@ -13,5 +14,8 @@ export function generatedFiles(): Record<string, string> {
     'src/schema/generated/defaulting-validators.ts': generateDefaultingValidators(),
     'manifests/crd/cluster.karmada.io_clusters.yaml': generateCrd(),
     'docs/api-reference.md': generateApiReference(),
+    // Files that show defaults, each marked value filled from the table (default-markers.ts).
+    ...filledFiles('test/fixtures/webhook', '.yaml'),
+    ...filledFiles('docs', '.md'),
   };
 }

@@ -15,6 +15,7 @@ import {
   restorePatch,
   saveBackup,
 } from '../../../src/cli/migrate-backup.js';
+import { TIMING_DEFAULTS } from '../../../src/api/index.js';
 import { migrateCluster } from '../../../src/schema/index.js';
 import { storedDifferences } from '../../../src/cli/migrate-in-cluster.js';
 
@@ -136,8 +137,7 @@ describe('the check of what the apiserver stored', () => {
 
   it("takes a probe the server only defaulted (an admission webhook's) as stored", () => {
     const defaulted = cluster({
-      [PROBE]:
-        '{"tcpSocket":{"port":6443},"timeoutSeconds":1,"periodSeconds":10,"successThreshold":1,"failureThreshold":3}',
+      [PROBE]: JSON.stringify({ tcpSocket: { port: 6443 }, ...TIMING_DEFAULTS }),
     });
     expect(storedDifferences(expected, defaulted, paths, 'was')).to.deep.equal([]);
   });

@@ -1,5 +1,6 @@
 // Threshold counting and run timing of one worker, as the kubelet's prober worker: pure logic, no clock, no sockets.
 import { expect } from 'chai';
+import { TIMING_DEFAULTS } from '../../../src/api/index.js';
 import { ProbeWorker, resolveTiming, type ProbeOutcome, type ProbeResult } from '../../../src/probe/index.js';
 
 const r = (result: ProbeOutcome): ProbeResult => ({ result, message: result, durationMs: 1 });
@@ -9,13 +10,13 @@ function feed(worker: ProbeWorker, outcomes: ProbeOutcome[]): (string | undefine
 }
 
 describe('probe worker thresholds', () => {
-  it('applies the kubelet defaults: timeout 1, period 10, success 1, failure 3, no initial delay', () => {
+  it("applies the one table's defaults (the kubelet's: timeout 1, period 10, success 1, failure 3), no initial delay", () => {
     expect(resolveTiming({})).to.deep.equal({
       initialDelaySeconds: 0,
-      timeoutSeconds: 1,
-      periodSeconds: 10,
-      successThreshold: 1,
-      failureThreshold: 3,
+      timeoutSeconds: TIMING_DEFAULTS.timeoutSeconds,
+      periodSeconds: TIMING_DEFAULTS.periodSeconds,
+      successThreshold: TIMING_DEFAULTS.successThreshold,
+      failureThreshold: TIMING_DEFAULTS.failureThreshold,
     });
   });
 

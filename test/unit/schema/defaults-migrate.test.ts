@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import fastJsonPatch from 'fast-json-patch';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import { HANDLER_DEFAULTS, TIMING_DEFAULTS } from '../../../src/api/index.js';
 import { defaultCluster, defaultProbe, migrateCluster, validateCluster } from '../../../src/schema/index.js';
 
 type Obj = Record<string, unknown>;
@@ -24,11 +25,8 @@ describe('defaultCluster', () => {
   it('fills in the kubelet defaults for an httpGet probe', () => {
     const out = defaultCluster({ spec: { syncMode: 'Push', livenessProbe: { httpGet: { port: 80 } } } });
     expect(out.spec.livenessProbe).to.deep.equal({
-      httpGet: { port: 80, scheme: 'HTTP', path: '/' },
-      timeoutSeconds: 1,
-      periodSeconds: 10,
-      successThreshold: 1,
-      failureThreshold: 3,
+      httpGet: { port: 80, ...HANDLER_DEFAULTS.httpGet },
+      ...TIMING_DEFAULTS,
     });
   });
   it("writes exactly what Kubernetes' SetDefaults_Probe writes: no initialDelaySeconds, so no drift", () => {
@@ -36,11 +34,8 @@ describe('defaultCluster', () => {
       spec: {
         syncMode: 'Push',
         livenessProbe: {
-          httpGet: { port: 80, scheme: 'HTTP', path: '/' },
-          timeoutSeconds: 1,
-          periodSeconds: 10,
-          successThreshold: 1,
-          failureThreshold: 3,
+          httpGet: { port: 80, ...HANDLER_DEFAULTS.httpGet },
+          ...TIMING_DEFAULTS,
         },
       },
     };
@@ -48,8 +43,8 @@ describe('defaultCluster', () => {
     expect(defaultProbe({ tcpSocket: { port: 1 } })).not.to.have.property('initialDelaySeconds');
   });
   it('defaults the grpc service to "" and the apiServer path to /readyz', () => {
-    expect(defaultProbe({ grpc: { port: 9090 } }).grpc).to.deep.equal({ port: 9090, service: '' });
-    expect(defaultProbe({ apiServer: {} }).apiServer).to.deep.equal({ path: '/readyz' });
+    expect(defaultProbe({ grpc: { port: 9090 } }).grpc).to.deep.equal({ port: 9090, ...HANDLER_DEFAULTS.grpc });
+    expect(defaultProbe({ apiServer: {} }).apiServer).to.deep.equal({ ...HANDLER_DEFAULTS.apiServer });
   });
   it('keeps what the user set', () => {
     const out = defaultProbe({ tcpSocket: { port: 1 }, periodSeconds: 30, failureThreshold: 5 });
@@ -66,7 +61,7 @@ describe('defaultCluster', () => {
   it('defaults a probe held in the annotation, and leaves its text alone when nothing is added', () => {
     const out = defaultCluster({ metadata: { annotations: { [PROBE]: '{"tcpSocket":{"port":6443}}' } }, spec: {} });
     const probe = JSON.parse(out.metadata.annotations[PROBE]) as Obj;
-    expect(probe.periodSeconds).to.equal(10);
+    expect(probe.periodSeconds).to.equal(TIMING_DEFAULTS.periodSeconds);
     const again = defaultCluster(out);
     expect(again.metadata.annotations[PROBE]).to.equal(out.metadata.annotations[PROBE]);
   });
