@@ -222,6 +222,8 @@ export async function renderStatusAsync(rows: readonly StatusRow[], options: Ren
 interface StatusFlags {
   kubeconfig?: string;
   context?: string;
+  cluster?: string;
+  user?: string;
   output: Output;
   watch: boolean;
   color: 'auto' | 'always' | 'never';
@@ -267,6 +269,8 @@ export function register(program: Command): void {
       'kubeconfig of the apiserver serving the Clusters (default: KUBECONFIG, ~/.kube/config)',
     )
     .option('--context <name>', 'the kubeconfig context to use (default: its current-context)')
+    .option('--cluster <name>', "the kubeconfig cluster to use (default: the context's)")
+    .option('--user <name>', "the kubeconfig user to use (default: the context's)")
     .addOption(new Option('-o, --output <format>', `${OUTPUTS.join('|')}`).default('table').argParser(parseOutput))
     .option('-w, --watch', 'redraw on every change to a Cluster, until interrupted', false)
     .addOption(new Option('--color <when>', 'colour HEALTHY').choices(['auto', 'always', 'never']).default('auto'))
@@ -292,6 +296,18 @@ async function status(flags: StatusFlags): Promise<number> {
       if (kc.getContextObject(flags.context) === null)
         throw new Error(`no context "${flags.context}" in the kubeconfig; \`kubectl config get-contexts\` lists them`);
       kc.setCurrentContext(flags.context);
+    }
+    // kubectl's --cluster and --user: the context's own, one replaced.
+    if (flags.cluster !== undefined || flags.user !== undefined) {
+      const current = kc.getContextObject(kc.getCurrentContext());
+      const cluster = flags.cluster ?? current?.cluster;
+      const user = flags.user ?? current?.user;
+      if (cluster === undefined || kc.getCluster(cluster) === null)
+        throw new Error(`no cluster "${cluster ?? ''}" in the kubeconfig; \`kubectl config get-clusters\` lists them`);
+      if (user === undefined || kc.getUser(user) === null)
+        throw new Error(`no user "${user ?? ''}" in the kubeconfig; \`kubectl config get-users\` lists them`);
+      kc.addContext({ name: 'cluster-probe-status', cluster, user });
+      kc.setCurrentContext('cluster-probe-status');
     }
     client = new KubeClient(kc, { userAgent: 'cluster-probe-status' });
   } catch (err) {

@@ -159,7 +159,8 @@ describe('cluster-probe status against an in-memory apiserver', function () {
     expect(failing.stdout).not.to.include('\x1b[');
     expect(failing.status).to.equal(1);
     apiserver.put('member1', 'True');
-    const healthy = await run(['--context', 'memory', '-o', 'json']);
+    // --cluster replaces the current context's cluster (nowhere), as kubectl's does.
+    const healthy = await run(['--cluster', 'memory', '-o', 'json']);
     expect(JSON.parse(healthy.stdout)).to.have.nested.property('summary.healthy', 2);
     expect(healthy.status).to.equal(0);
   });
@@ -171,6 +172,9 @@ describe('cluster-probe status against an in-memory apiserver', function () {
     const nocontext = await run(['--context', 'karmada']);
     expect(nocontext.status).to.equal(2);
     expect(nocontext.stderr).to.include('no context "karmada" in the kubeconfig');
+    const nocluster = await run(['--cluster', 'karmada']);
+    expect(nocluster.status).to.equal(2);
+    expect(nocluster.stderr).to.include('no cluster "karmada" in the kubeconfig');
     const badOutput = await run(['-o', 'xml']);
     expect(badOutput.status).to.equal(2);
     expect(badOutput.stderr).to.include('must be one of table, wide, json, yaml');
