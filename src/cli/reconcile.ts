@@ -1,6 +1,6 @@
 // `cluster-probe reconcile`: probes every Cluster (or one, in Pull mode) and writes the Healthy condition, Events and
 // the unhealthy taint; serves /healthz, /readyz, /metrics over plain HTTP; stops cleanly on SIGTERM/SIGINT (workers
-// stopped, lease released, exit 0). Thin: flags in, Reconciler from src/reconciler out. The reconciler (and its
+// stopped, lease released, exit 0). Thin: flags in, the Manager from src/reconciler out. The reconciler (and its
 // Kubernetes client) and the logger are loaded when the command runs, not when it is registered.
 import { hostname } from 'node:os';
 import { DEFAULT_DENY_LIST } from '../probe/address-guard.js';
@@ -164,7 +164,7 @@ async function runReconcile(flags: ReconcileFlags): Promise<void> {
     throw new InvalidArgumentError('--shard-index and --shard-count go together');
   if (flags.shardIndex !== undefined && flags.shardCount !== undefined && flags.shardIndex >= flags.shardCount)
     throw new InvalidArgumentError(`--shard-index ${flags.shardIndex} must be below --shard-count ${flags.shardCount}`);
-  const [log, { Reconciler, createMetrics, loadKubeConfig, startHealthServer }] = await Promise.all([
+  const [log, { Manager, createMetrics, loadKubeConfig, startHealthServer }] = await Promise.all([
     createLogger(flags.logLevel),
     import('../reconciler/index.js'),
   ]);
@@ -196,7 +196,7 @@ async function runReconcile(flags: ReconcileFlags): Promise<void> {
     );
   }
   const metrics = createMetrics({ defaultMetrics: true });
-  const reconciler = new Reconciler({
+  const reconciler = new Manager({
     kubeConfig,
     ...(flags.denyCidr !== undefined ? { denyList: flags.denyCidr } : {}),
     taintEffect: flags.taintEffect,

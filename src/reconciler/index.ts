@@ -3,13 +3,14 @@
 // Kubernetes layer, whose client, informer, queue, leader election and health server are re-exported here for the
 // users of this subpath), never webhook or cli.
 export {
+  Manager,
   Reconciler,
   leaseNameFor,
   type ReconcilerOptions,
   type ReconcilerLog,
   type LeaderElectionOptions,
 } from './reconciler.js';
-export { ClusterManager, type ManagerOptions } from './manager.js';
+export { ClusterController, ClusterManager, type ControllerOptions, type ManagerOptions } from './manager.js';
 export { ClusterWriter, CLUSTERS_PATH, FIELD_MANAGER, type WriteOutcome } from './cluster-writer.js';
 export {
   HEALTHY_CONDITION,

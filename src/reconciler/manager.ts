@@ -39,7 +39,7 @@ export interface ManagerLog {
   debug(obj: object, msg: string): void;
 }
 
-export interface ManagerOptions {
+export interface ControllerOptions {
   api: KubeApi;
   taintEffect: TaintEffectOption;
   metrics: ReconcilerMetrics;
@@ -78,7 +78,8 @@ function slim(cluster: Cluster): Cluster {
   return { ...cluster, metadata };
 }
 
-export class ClusterManager {
+/** The Cluster controller: informer, work queue, probe workers, disruption guard; calls ClusterReconciler. */
+export class ClusterController {
   readonly informer: Informer<Cluster>;
   private readonly queue: WorkQueue;
   private readonly secrets: SecretStore;
@@ -88,7 +89,7 @@ export class ClusterManager {
   private readonly sentinels: Sentinels | undefined;
   private stopped = false;
 
-  constructor(private readonly options: ManagerOptions) {
+  constructor(private readonly options: ControllerOptions) {
     const { metrics, log } = options;
     const watchRestarted =
       (resource: string) =>
@@ -263,3 +264,10 @@ export class ClusterManager {
     return ownsCluster(name, this.options.shard);
   }
 }
+
+/** @deprecated The controller's old name (it is controller-runtime's controller, not its Manager): ClusterController. */
+export const ClusterManager = ClusterController;
+/** @deprecated ClusterController. */
+export type ClusterManager = ClusterController;
+/** @deprecated ControllerOptions. */
+export type ManagerOptions = ControllerOptions;

@@ -1,12 +1,12 @@
-// The reconciler as one object: a Kubernetes client, optional leader election, and a ClusterManager that runs while
-// this replica leads (always, without election). Start, stop (workers first, then the lease is released), readiness.
+// The Manager, as controller-runtime names it: a Kubernetes client, optional leader election, and the Cluster
+// controller (ClusterController, manager.ts) that runs while this replica leads (always, without election). Start, stop (workers first, then the lease is released), readiness.
 // The CLI is a thin shell around it; tests run it in-process or through the CLI.
 import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient, type KubeApi } from '../kube/client.js';
 import { LeaderElector } from '../kube/leader-election.js';
 import type { Clock } from '../probe/index.js';
 import type { TaintEffectOption } from './desired-state.js';
-import { ClusterManager, type DisruptionOptions, type ManagerLog } from './manager.js';
+import { ClusterController, type DisruptionOptions, type ManagerLog } from './manager.js';
 import { createMetrics, type ReconcilerMetrics } from './metrics.js';
 import type { Shard } from './shard.js';
 
@@ -54,11 +54,12 @@ export function leaseNameFor(base: string, shard: Shard | undefined, clusterName
   return base;
 }
 
-export class Reconciler {
+/** controller-runtime's Manager: the client, the lease and the controller it runs while leading. */
+export class Manager {
   readonly metrics: ReconcilerMetrics;
   private readonly api: KubeApi;
   private readonly ownClient: KubeClient | undefined;
-  private manager: ClusterManager | undefined;
+  private manager: ClusterController | undefined;
   private managerStopping: Promise<void> = Promise.resolve();
   private readonly elector: LeaderElector | undefined;
   private stopped = false;
@@ -102,7 +103,7 @@ export class Reconciler {
   }
 
   /** The running manager (while leading), for tests. */
-  get clusterManager(): ClusterManager | undefined {
+  get clusterManager(): ClusterController | undefined {
     return this.manager;
   }
 
@@ -124,7 +125,7 @@ export class Reconciler {
   private startManager(): void {
     if (this.stopped || this.manager !== undefined) return;
     const o = this.options;
-    const manager = new ClusterManager({
+    const manager = new ClusterController({
       api: this.api,
       taintEffect: o.taintEffect,
       metrics: this.metrics,
@@ -167,3 +168,8 @@ export class Reconciler {
     this.options.log.info({ identity: this.options.identity }, 'reconciler stopped');
   }
 }
+
+/** @deprecated The Manager's old name (controller-runtime's Reconciler is ClusterReconciler): Manager. */
+export const Reconciler = Manager;
+/** @deprecated Manager. */
+export type Reconciler = Manager;

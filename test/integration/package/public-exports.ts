@@ -98,6 +98,7 @@ export const PUBLIC_EXPORTS: Record<string, readonly string[]> = {
   ],
   './reconciler': [
     'CLUSTERS_PATH',
+    'ClusterController',
     'ClusterManager',
     'ClusterWriter',
     'FIELD_MANAGER',
@@ -108,6 +109,7 @@ export const PUBLIC_EXPORTS: Record<string, readonly string[]> = {
     'KubeClient',
     'LeaderElector',
     'MAX_INVALID_MESSAGE',
+    'Manager',
     'REASONS',
     'Reconciler',
     'SecretStore',
