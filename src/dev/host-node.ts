@@ -6,8 +6,8 @@
 // ones of ../shared/real-node/README.md: cgroupfs, no QoS cgroups, restrict_oom_score_adj, the node's address on
 // the bridge. Knows nothing of the chart or of Karmada.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { startControlPlane, type ControlPlane, type KubectlResult } from './controlplane.js';
 import { freePort, waitFor } from './loopback.js';
 import { ProcessGroup } from './process-group.js';
@@ -65,7 +65,7 @@ function resolveNodeBinDir(dir: string | undefined): string {
   return resolved;
 }
 
-function containerdConfig(dir: string, socket: string): string {
+function containerdConfig(dir: string, socket: string, runcRoot: string): string {
   // Written whole rather than patched from `containerd config default`: every path is the test's, no listener but
   // the socket, and the plugins that write outside the directory (opt) are off.
   const q = (s: string): string => JSON.stringify(s);
@@ -102,6 +102,7 @@ disabled_plugins = ["io.containerd.internal.v1.opt", "io.containerd.snapshotter.
       runtime_type = "io.containerd.runc.v2"
       [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
         SystemdCgroup = false
+        Root = ${q(runcRoot)}
 `;
 }
 
@@ -154,6 +155,47 @@ function unmountUnder(dir: string): void {
   for (const point of mounts) spawnSync('umount', ['-l', point]);
 }
 
+/** Network namespaces containerd's CRI made for sandboxes (cni-<uuid>); those new since start are ours. */
+function sandboxNetns(): string[] {
+  try {
+    return readdirSync('/var/run/netns').filter((n) => n.startsWith('cni-'));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * A detached shell that outlives the test process: once that process is gone, however it died, it kills every process
+ * whose command line names the node's directory (containerd's shims and their containers are not in the control
+ * plane's process groups), unmounts what is left under it and deletes the bridge. The control plane's own reaper
+ * kills the groups and removes the directory.
+ */
+function startNodeReaper(dir: string, runcRoot: string, bridge: string): ProcessGroup {
+  const script =
+    'while kill -0 "$1" 2>/dev/null; do sleep 1; done; ' +
+    // Containers first (runc's state is outside the directory, which the other reaper removes), then every process
+    // naming the directory but the reapers.
+    // A sandbox's network namespace (pinned under /var/run/netns) goes with it: found by the inode of its process's.
+    // The shim keeps the k8s.io namespace's containers under Root/k8s.io.
+    'for id in $(runc --root "$4/k8s.io" list -q 2>/dev/null); do ' +
+    'pid=$(runc --root "$4/k8s.io" state "$id" | sed -n "s/.*\\"pid\\": *\\([0-9]*\\).*/\\1/p"); ' +
+    'ino=$(stat -L -c %i "/proc/$pid/ns/net" 2>/dev/null); for n in /var/run/netns/cni-*; do ' +
+    '[ -n "$ino" ] && [ "$(stat -L -c %i "$n" 2>/dev/null)" = "$ino" ] && ip netns delete "${n##*/}"; done; ' +
+    'runc --root "$4/k8s.io" delete --force "$id"; done; rm -rf "$4"; ' +
+    'for p in /proc/[0-9]*; do c=$(tr "\\0" " " < "$p/cmdline" 2>/dev/null); case "$c" in *reaper*) ;; ' +
+    '*"$2"*) kill -KILL "${p#/proc/}" 2>/dev/null ;; esac; done; ' +
+    'grep -F " $2/" /proc/self/mountinfo | cut -d" " -f5 | sort -r | while read -r m; do umount -l "$m"; done; ' +
+    'ip link delete "$3" 2>/dev/null; rm -f "/run/karmada-cluster-probe/$3.owner"; rm -rf "$2"; true';
+  const reaper = new ProcessGroup(
+    'node-reaper',
+    'sh',
+    ['-c', script, 'node-reaper', String(process.pid), dir, bridge, runcRoot],
+    '/dev/null',
+  );
+  reaper.unref();
+  return reaper;
+}
+
 export async function startHostNode(options: HostNodeOptions): Promise<HostNode> {
   const log = options.log ?? ((line: string) => process.stderr.write(`host node: ${line}\n`));
   const binDir = resolveNodeBinDir(options.nodeBinDir);
@@ -169,6 +211,11 @@ export async function startHostNode(options: HostNodeOptions): Promise<HostNode>
     startTimeoutMs: options.startTimeoutMs ?? 180_000,
   });
   const dir = controlPlane.dir;
+  const netnsBefore = new Set(sandboxNetns());
+  // runc's state, outside the directory: the control plane's reaper removes that, and a reaper must still find the
+  // containers of a test process that died.
+  const runcRoot = join('/run/karmada-cluster-probe/runc', basename(dir));
+  const reaper = startNodeReaper(dir, runcRoot, bridge.name);
   const groups: ProcessGroup[] = [];
   const adopt = (group: ProcessGroup): ProcessGroup => {
     groups.push(group);
@@ -202,6 +249,13 @@ export async function startHostNode(options: HostNodeOptions): Promise<HostNode>
         for (const id of tasks) ctr(['tasks', 'delete', '--force', id], 10_000);
         await containerd.stop();
       }
+      // The shim keeps each containerd namespace's containers in a directory of its own under Root.
+      const namespaced = join(runcRoot, CONTAINERD_NAMESPACE);
+      const left = spawnSync('runc', ['--root', namespaced, 'list', '-q'], { encoding: 'utf8' }).stdout ?? '';
+      for (const id of left.split('\n').filter(Boolean)) {
+        spawnSync('runc', ['--root', namespaced, 'delete', '--force', id]);
+      }
+      rmSync(runcRoot, { recursive: true, force: true });
       for (const pid of processesNaming(dir)) {
         try {
           process.kill(pid, 'SIGKILL');
@@ -209,7 +263,12 @@ export async function startHostNode(options: HostNodeOptions): Promise<HostNode>
           // gone
         }
       }
+      // Sandboxes the kubelet could not tear down (it died first) keep their namespace, and with it their veth.
+      for (const netns of sandboxNetns().filter((n) => !netnsBefore.has(n))) {
+        spawnSync('ip', ['netns', 'delete', netns]);
+      }
       unmountUnder(dir);
+      reaper.killNow();
       await controlPlane.stop();
     })();
     return stopping;
@@ -219,7 +278,7 @@ export async function startHostNode(options: HostNodeOptions): Promise<HostNode>
     for (const sub of ['containerd', 'cni/net.d', 'cni/ipam', 'kubelet', 'pod-logs', 'volume-plugins']) {
       mkdirSync(join(dir, sub), { recursive: true });
     }
-    writeFileSync(join(dir, 'containerd.toml'), containerdConfig(dir, socket));
+    writeFileSync(join(dir, 'containerd.toml'), containerdConfig(dir, socket, runcRoot));
     writeFileSync(join(dir, 'cni', 'net.d', '10-cluster-probe.conflist'), cniConfig(dir, bridge));
 
     log('starting containerd');
