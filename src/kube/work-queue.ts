@@ -1,12 +1,21 @@
 // A keyed work queue in the manner of client-go's workqueue: a key queued twice runs once, a key never runs twice at
 // once (queued again while running, it runs again after), and a failed key is retried with per-key exponential backoff.
 // Two lanes: a key queued `high` runs before every `normal` one (a key queued in both runs once, as high); in a lane,
-// first in, first out.
+// first in, first out. The handler says what it wants next, as controller-runtime's Reconcile returns a Result:
+// `{ requeue: true }` queues the key again (normal lane, behind everything queued now), `{ requeue: true, after }` adds
+// it after `after` ms (addAfter, client-go's AddAfter).
 // Knows nothing of Kubernetes; the handler is a reconcile function.
+
+/** What a handler wants after a run: nothing more (undefined, `{}`), the key queued again, or queued again later. */
+export interface QueueResult {
+  requeue?: boolean;
+  /** Milliseconds to wait before queueing the key again (with `requeue`); absent or 0: at once, behind the rest. */
+  after?: number;
+}
 
 export interface WorkQueueOptions {
   concurrency: number;
-  handler: (key: string) => Promise<void>;
+  handler: (key: string) => Promise<QueueResult | void>;
   /** Called when the handler throws; the key is retried after the backoff. */
   onError?: (key: string, err: unknown, attempt: number) => void;
   baseDelayMs?: number;
@@ -39,6 +48,8 @@ export class WorkQueue {
   private readonly dirty = new Map<string, QueuePriority>();
   private readonly failures = new Map<string, number>();
   private readonly retryTimers = new Map<string, NodeJS.Timeout>();
+  /** Delayed adds (addAfter) by key, with when they fire: one per key, the earliest kept. */
+  private readonly delayTimers = new Map<string, { at: number; timer: NodeJS.Timeout }>();
   private readonly idleWaiters: (() => void)[] = [];
   private stopped = false;
   private active = 0;
@@ -68,6 +79,27 @@ export class WorkQueue {
     this.pump();
   }
 
+  /** Adds `key` after `delayMs` (at once when it is 0 or less); a key with an earlier delayed add keeps that one. */
+  addAfter(key: string, delayMs: number, priority: QueuePriority = 'normal'): void {
+    if (this.stopped) return;
+    if (delayMs <= 0) {
+      this.add(key, priority);
+      return;
+    }
+    const at = performance.now() + delayMs;
+    const pending = this.delayTimers.get(key);
+    if (pending !== undefined) {
+      if (pending.at <= at) return;
+      clearTimeout(pending.timer);
+    }
+    const timer = setTimeout(() => {
+      this.delayTimers.delete(key);
+      this.add(key, priority);
+    }, delayMs);
+    timer.unref();
+    this.delayTimers.set(key, { at, timer });
+  }
+
   /** The next key to run: the high lane first, each in order, skipping entries moved to the high lane. */
   private next(): string | undefined {
     for (const name of LANES) {
@@ -89,12 +121,15 @@ export class WorkQueue {
     return undefined;
   }
 
-  /** Forgets a key's failures and pending retry (its object is gone). */
+  /** Forgets a key's failures, pending retry and delayed add (its object is gone). */
   forget(key: string): void {
     this.failures.delete(key);
     const timer = this.retryTimers.get(key);
     if (timer !== undefined) clearTimeout(timer);
     this.retryTimers.delete(key);
+    const delayed = this.delayTimers.get(key);
+    if (delayed !== undefined) clearTimeout(delayed.timer);
+    this.delayTimers.delete(key);
   }
 
   /** Resolves when nothing is queued or running (pending retries aside). */
@@ -107,6 +142,8 @@ export class WorkQueue {
     this.stopped = true;
     for (const t of this.retryTimers.values()) clearTimeout(t);
     this.retryTimers.clear();
+    for (const d of this.delayTimers.values()) clearTimeout(d.timer);
+    this.delayTimers.clear();
     for (const name of LANES) this.lanes[name] = { keys: [], head: 0 };
     this.queued.clear();
     await this.idle();
@@ -124,8 +161,9 @@ export class WorkQueue {
   }
 
   private async runOne(key: string): Promise<void> {
+    let next: QueueResult | void = undefined;
     try {
-      await this.options.handler(key);
+      next = await this.options.handler(key);
       this.failures.delete(key);
     } catch (err) {
       const attempt = (this.failures.get(key) ?? 0) + 1;
@@ -150,6 +188,8 @@ export class WorkQueue {
         this.dirty.delete(key);
         this.add(key, again);
       }
+      // What the handler asked for: again now (behind every key queued), or later.
+      if (next?.requeue === true) this.addAfter(key, next.after ?? 0);
       this.pump();
     }
   }

@@ -160,7 +160,6 @@ export class ClusterController {
       owns: (cluster) => this.owns(cluster),
       workers: this.probes,
       guard: this.guard,
-      requeue: (name) => this.enqueue(name),
       held: (name, desired) => metrics.perCluster.held(name, verdictOf(desired)),
       writer: new ClusterWriter({
         api: options.api,
@@ -223,8 +222,8 @@ export class ClusterController {
   }
 
   /** Reconciles one Cluster now (the queue does it on every change; tests and tools may too). */
-  reconcile(name: string): Promise<void> {
-    return this.reconciler.reconcile(name);
+  async reconcile(name: string): Promise<void> {
+    if ((await this.reconciler.reconcile(name)).requeue === true) this.enqueue(name);
   }
 
   /** Resolves when no reconcile is queued or running. */

@@ -126,4 +126,48 @@ describe('reconciler work queue', () => {
     await q.idle();
     expect(order).to.deep.equal(['X', 'K', 'A', 'B', 'K']);
   });
+
+  it('queues a key again when its handler asks ({ requeue }), behind the keys queued now, and later with { after }', async () => {
+    const seen: string[] = [];
+    let asked = 0;
+    const q = new WorkQueue({
+      concurrency: 1,
+      handler: (k) => {
+        seen.push(k);
+        if (k === 'a' && asked++ === 0) return Promise.resolve({ requeue: true });
+        if (k === 'later' && !seen.includes('later-again')) {
+          seen.push('later-again');
+          return Promise.resolve({ requeue: true, after: 30 });
+        }
+        return Promise.resolve();
+      },
+    });
+    q.add('a');
+    q.add('b');
+    q.add('c');
+    await q.idle();
+    expect(seen).to.deep.equal(['a', 'b', 'c', 'a']);
+    seen.length = 0;
+    const started = performance.now();
+    q.add('later');
+    await q.idle();
+    expect(seen).to.deep.equal(['later', 'later-again']);
+    await new Promise((r) => setTimeout(r, 60));
+    await q.idle();
+    expect(seen).to.deep.equal(['later', 'later-again', 'later']);
+    expect(performance.now() - started).to.be.at.least(30);
+  });
+
+  it('keeps the earliest of two delayed adds of a key, and forgets them with the key', async () => {
+    const seen: string[] = [];
+    const q = new WorkQueue({ concurrency: 1, handler: (k) => Promise.resolve(void seen.push(k)) });
+    q.addAfter('k', 20);
+    q.addAfter('k', 5_000);
+    q.addAfter('gone', 20);
+    q.forget('gone');
+    await new Promise((r) => setTimeout(r, 60));
+    await q.idle();
+    expect(seen).to.deep.equal(['k']);
+    await q.stop();
+  });
 });

@@ -50,13 +50,13 @@ function setup(owns = true): {
   workers: Workers;
   requeued: string[];
   cache: Map<string, Cluster>;
-  reconciler: ClusterReconciler;
+  reconciler: Pick<ClusterReconciler, 'reconcile'>;
 } {
   const api = new OneCluster({ metadata: { name: 'm1' }, spec: { syncMode: 'Push' } });
   const cache = new Map<string, Cluster>([['m1', structuredClone(api.cluster)]]);
   const workers = new Workers();
   const requeued: string[] = [];
-  const reconciler = new ClusterReconciler({
+  const inner = new ClusterReconciler({
     get: (name) => cache.get(name),
     owns: () => owns,
     workers: workers as unknown as ProbeWorkers,
@@ -68,8 +68,15 @@ function setup(owns = true): {
       identity: 't',
       eventNamespace: 'default',
     }),
-    requeue: (name) => requeued.push(name),
   });
+  // What the controller does with the result: `{ requeue: true }` queues the Cluster again.
+  const reconciler = {
+    reconcile: async (name: string) => {
+      const next = await inner.reconcile(name);
+      if (next.requeue === true) requeued.push(name);
+      return next;
+    },
+  };
   return { api, workers, requeued, cache, reconciler };
 }
 
