@@ -135,7 +135,8 @@ function instructions(plane: ControlPlane, webhook: WebhookProcess, reconciler: 
     `  kubectl --kubeconfig ${kubeconfig} apply -f ${fixture('member-legacy.yaml')}`,
     `  kubectl --kubeconfig ${kubeconfig} get cluster member-legacy -o yaml`,
     '',
-    'And a cluster whose probe fails, tainted by the reconciler within seconds:',
+    `And a cluster whose probe fails, tainted by the reconciler within seconds (beside ${HEALTHY_MEMBER}, whose probe`,
+    'answers: were every Cluster failing at once, the reconciler would blame itself and taint nothing):',
     '',
     `  kubectl --kubeconfig ${kubeconfig} apply -f ${fixture('playground-unreachable.yaml')}`,
     `  kubectl --kubeconfig ${kubeconfig} get clusters -o wide`,
@@ -276,9 +277,34 @@ export async function devUp(options: DevUpOptions): Promise<number> {
       plane.adopt(group),
     );
     writeState(record(plane, webhook, startedAt));
+    progress(`creating ${HEALTHY_MEMBER}, a Cluster whose probe answers (the webhook's own port)`);
+    await createHealthyMember(plane, webhook.url);
     out(instructions(plane, webhook, reconciler));
     return { failure: () => childFailure(webhook, reconciler) };
   });
+}
+
+/**
+ * A Cluster whose probe answers, so the playground's fleet is not one failing Cluster: with every Cluster it judges
+ * failing at once, the reconciler blames itself and taints nothing (the disruption guard), and the walkthrough's
+ * failing sample would show `ProberDisrupted` instead of the taint it is there to show.
+ */
+export const HEALTHY_MEMBER = 'playground-healthy';
+
+async function createHealthyMember(plane: ControlPlane, webhookUrl: string): Promise<void> {
+  const port = Number(new URL(webhookUrl).port);
+  const cluster = {
+    apiVersion: 'cluster.karmada.io/v1alpha1',
+    kind: 'Cluster',
+    metadata: { name: HEALTHY_MEMBER },
+    spec: {
+      syncMode: 'Push',
+      apiEndpoint: 'https://127.0.0.1:6443',
+      livenessProbe: { tcpSocket: { host: '127.0.0.1', port }, periodSeconds: 1, failureThreshold: 2 },
+    },
+  };
+  const r = await plane.kubectl(['apply', '-f', '-'], { input: JSON.stringify(cluster) });
+  if (r.code !== 0) throw new Error(`cannot create the Cluster ${HEALTHY_MEMBER}: ${r.stderr.trim()}`);
 }
 
 export interface DevDownOptions {

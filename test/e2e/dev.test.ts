@@ -127,6 +127,12 @@ describe('cluster-probe dev up / dev down', function () {
       await new Promise((r) => setTimeout(r, 500));
     }
     expect(seen).to.equal('cluster.karmada.io/unhealthy False LivenessProbeFailed');
+    // Beside it, the playground's own healthy member: the reason the failing one is judged, not withheld.
+    const healthy = await run(
+      ['kubectl', '--kubeconfig', kubeconfig(), 'get', 'cluster', 'playground-healthy', '-o', `jsonpath=${jsonpath}`],
+      env,
+    );
+    expect(healthy.out).to.equal(' True LivenessProbeSucceeded');
 
     up.child.kill('SIGINT');
     expect(await up.exited).to.equal(0);
