@@ -12,6 +12,8 @@
 // release builds on the official image pinned by digest (docs/release.md).
 //
 //   node scripts/build-image.mjs [--json]      prints the image reference (or a JSON summary with sizes)
+//   node scripts/build-image.mjs --json --archives PAUSE_BINARY   and `archives`: the pause image's and the image's
+//                                                                 docker-archives, for `ctr images import`
 //
 // Installs podman, buildah, runc and mmdebstrap when missing (scripts/host-packages.mjs). Plain Node, no dependencies.
 import { spawn, spawnSync } from 'node:child_process';
@@ -377,8 +379,12 @@ export async function buildPauseImage(pauseBinary) {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  const pauseArg = process.argv.indexOf('--archives');
   buildImage().then(
-    (summary) => {
+    async (summary) => {
+      if (pauseArg > 0) {
+        summary.archives = [await buildPauseImage(process.argv[pauseArg + 1]), imageArchive(summary.image)];
+      }
       log(
         `${summary.image}: ${(summary.size / 1e6).toFixed(0)} MB, base ${summary.baseImage} ` +
           `${(summary.baseSize / 1e6).toFixed(0)} MB (+${((summary.size - summary.baseSize) / 1e6).toFixed(0)} MB)`,

@@ -11,6 +11,7 @@ interface UpFlags {
   karmada: boolean;
   members: number;
   admission: boolean;
+  host: boolean;
 }
 
 function memberCount(value: string): number {
@@ -67,19 +68,34 @@ The state of a running playground is kept in ${statePath()}.`,
         'our webhook sees Cluster writes; stock Karmada calls no webhook for them',
       false,
     )
+    .option(
+      '--host',
+      "with --karmada: Karmada's host cluster as a real one-node Kubernetes (kubelet, containerd, a bridge; root) " +
+        'running the image built from the Dockerfile, the chart installed on both with helm; prints the helm lines',
+      false,
+    )
     .addHelpText(
       'after',
       `
 Examples:
   $ cluster-probe dev up --karmada                    # what a Karmada user sees: stock Karmada, 2 members
+  $ sudo cluster-probe dev up --karmada --host        # and the chart on a real host cluster, as an operator installs it
   $ cluster-probe dev up --karmada --members 3 --admission
   $ cluster-probe dev up
   $ cluster-probe dev up --probe-location annotation   # as on a Karmada whose Cluster API drops the field
   $ CLUSTER_PROBE_CONTROLPLANE_BIN=/opt/k8s/bin cluster-probe dev up   # use these kube-apiserver and etcd`,
     )
     .action(async (flags: UpFlags, command: Command) => {
-      if (!flags.karmada && (flags.admission || flags.members !== 2)) {
-        throw new InvalidArgumentError('--members and --admission go with --karmada');
+      if (!flags.karmada && (flags.admission || flags.members !== 2 || flags.host)) {
+        throw new InvalidArgumentError('--members, --admission and --host go with --karmada');
+      }
+      if (flags.host && flags.admission) {
+        throw new InvalidArgumentError('--host runs stock Karmada; --admission goes without it');
+      }
+      if (flags.karmada && flags.host) {
+        const { devUpKarmadaHost } = await import('../dev/host-playground.js');
+        process.exitCode = await devUpKarmadaHost({ members: flags.members });
+        return;
       }
       if (flags.karmada) {
         if (flags.probeLocation === 'field' && command.getOptionValueSource('probeLocation') === 'cli') {

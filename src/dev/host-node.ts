@@ -27,6 +27,10 @@ export interface HostNode {
   kubectl(args: string[], options?: { input?: string; timeoutMs?: number }): Promise<KubectlResult>;
   /** The last lines a container of a Pod wrote (from the kubelet's log files), for failure messages. */
   podLogs(namespace: string, podPrefix: string, lines?: number): string;
+  /** Why a process of the node died (containerd, kubelet, ...), undefined while all run. */
+  failure(): string | undefined;
+  /** The process groups of the node and its control plane, for a playground's state file. */
+  pids(): number[];
   /** Gives an imported image another name in containerd (the manifests' release tag, for one). */
   tagImage(source: string, target: string): void;
   /** The log tails of kubelet and containerd, for failure messages. */
@@ -183,13 +187,13 @@ function startNodeReaper(dir: string, runcRoot: string, bridge: string): Process
     '[ -n "$ino" ] && [ "$(stat -L -c %i "$n" 2>/dev/null)" = "$ino" ] && ip netns delete "${n##*/}"; done; ' +
     'runc --root "$4/k8s.io" delete --force "$id"; done; rm -rf "$4"; ' +
     'for p in /proc/[0-9]*; do c=$(tr "\\0" " " < "$p/cmdline" 2>/dev/null); case "$c" in *reaper*) ;; ' +
-    '*"$2"*) kill -KILL "${p#/proc/}" 2>/dev/null ;; esac; done; ' +
+    '*"$5"*) kill -KILL "${p#/proc/}" 2>/dev/null ;; esac; done; ' +
     'grep -F " $2/" /proc/self/mountinfo | cut -d" " -f5 | sort -r | while read -r m; do umount -l "$m"; done; ' +
     'ip link delete "$3" 2>/dev/null; rm -f "/run/karmada-cluster-probe/$3.owner"; rm -rf "$2"; true';
   const reaper = new ProcessGroup(
     'node-reaper',
     'sh',
-    ['-c', script, 'node-reaper', String(process.pid), dir, bridge, runcRoot],
+    ['-c', script, 'node-reaper', String(process.pid), dir, bridge, runcRoot, basename(dir)],
     '/dev/null',
   );
   reaper.unref();
@@ -215,6 +219,7 @@ export async function startHostNode(options: HostNodeOptions): Promise<HostNode>
   // runc's state, outside the directory: the control plane's reaper removes that, and a reaper must still find the
   // containers of a test process that died.
   const runcRoot = join('/run/karmada-cluster-probe/runc', basename(dir));
+  // containerd's socket too: a unix socket path has at most 104 bytes, and the directory may be deep (dev up's).
   const reaper = startNodeReaper(dir, runcRoot, bridge.name);
   const groups: ProcessGroup[] = [];
   const adopt = (group: ProcessGroup): ProcessGroup => {
@@ -222,7 +227,7 @@ export async function startHostNode(options: HostNodeOptions): Promise<HostNode>
     return controlPlane.adopt(group);
   };
   const kubectl = controlPlane.kubectl;
-  const socket = join(dir, 'containerd.sock');
+  const socket = join(runcRoot, 'containerd.sock');
   const ctr = (args: string[], timeout = 120_000) =>
     spawnSync('ctr', ['--address', socket, '--namespace', CONTAINERD_NAMESPACE, ...args], {
       encoding: 'utf8',
@@ -256,7 +261,8 @@ export async function startHostNode(options: HostNodeOptions): Promise<HostNode>
         spawnSync('runc', ['--root', namespaced, 'delete', '--force', id]);
       }
       rmSync(runcRoot, { recursive: true, force: true });
-      for (const pid of processesNaming(dir)) {
+      // The directory's unique name: containerd's shims name the socket, which is outside it.
+      for (const pid of processesNaming(basename(dir))) {
         try {
           process.kill(pid, 'SIGKILL');
         } catch {
@@ -278,6 +284,7 @@ export async function startHostNode(options: HostNodeOptions): Promise<HostNode>
     for (const sub of ['containerd', 'cni/net.d', 'cni/ipam', 'kubelet', 'pod-logs', 'volume-plugins']) {
       mkdirSync(join(dir, sub), { recursive: true });
     }
+    mkdirSync(runcRoot, { recursive: true, mode: 0o700 });
     writeFileSync(join(dir, 'containerd.toml'), containerdConfig(dir, socket, runcRoot));
     writeFileSync(join(dir, 'cni', 'net.d', '10-cluster-probe.conflist'), cniConfig(dir, bridge));
 
@@ -424,6 +431,11 @@ export async function startHostNode(options: HostNodeOptions): Promise<HostNode>
         }
         return out.join('\n');
       },
+      failure(): string | undefined {
+        const dead = processes.find((g) => g.exitReason !== undefined);
+        return dead ? `${dead.name} ${dead.exitReason}` : undefined;
+      },
+      pids: () => controlPlane.pids(),
       tagImage(source: string, target: string): void {
         const tagged = ctr(['images', 'tag', '--force', source, target], 30_000);
         if (tagged.status !== 0) throw new Error(`ctr images tag ${source} ${target} failed: ${tagged.stderr}`);
