@@ -87,10 +87,12 @@ Examples:
     )
     .action(async (flags: UpFlags, command: Command) => {
       if (!flags.karmada && (flags.admission || flags.members !== 2 || flags.host)) {
-        throw new InvalidArgumentError('--members, --admission and --host go with --karmada');
+        // Thrown from an action, commander's InvalidArgumentError would end the run with no word: say it, as a parse
+        // error is said.
+        command.error('error: --members, --admission and --host go with --karmada', { exitCode: 2 });
       }
       if (flags.host && flags.admission) {
-        throw new InvalidArgumentError('--host runs stock Karmada; --admission goes without it');
+        command.error('error: --host runs stock Karmada; --admission goes without it', { exitCode: 2 });
       }
       if (flags.karmada && flags.host) {
         const { devUpKarmadaHost } = await import('../dev/host-playground.js');
@@ -99,8 +101,9 @@ Examples:
       }
       if (flags.karmada) {
         if (flags.probeLocation === 'field' && command.getOptionValueSource('probeLocation') === 'cli') {
-          throw new InvalidArgumentError(
-            '--probe-location field cannot work with --karmada: karmada-aggregated-apiserver drops spec.livenessProbe',
+          command.error(
+            'error: --probe-location field cannot work with --karmada: karmada-aggregated-apiserver drops spec.livenessProbe',
+            { exitCode: 2 },
           );
         }
         const { devUpKarmada } = await import('../dev/karmada-playground.js');
