@@ -486,13 +486,17 @@ describe('reconciler (e2e)', function () {
     await waitCluster('Healthy=True', 'c-pull', (x) => healthy(x) === 'True', 15_000);
     server.healthy = false;
     await waitCluster('tainted', 'c-pull', (x) => tainted(x) && healthy(x) === 'False', BOUND_MS + 1000);
-    const ev = await api.request<{ items: EventObject[] }>('GET', '/api/v1/namespaces/default/events', {
-      query: { fieldSelector: 'involvedObject.name=c-pull' },
-    });
-    expect(
-      ev.items.map((e) => e.reason),
-      JSON.stringify(pull.logs.filter((l) => l.level >= 40)),
-    ).to.include('LivenessProbeFailed');
+    // The Event is posted right after the condition it tells of: poll for it, a GET at once can come before it.
+    let reasons: (string | undefined)[] = [];
+    const eventDeadline = Date.now() + 5_000;
+    while (!reasons.includes('LivenessProbeFailed') && Date.now() < eventDeadline) {
+      const ev = await api.request<{ items: EventObject[] }>('GET', '/api/v1/namespaces/default/events', {
+        query: { fieldSelector: 'involvedObject.name=c-pull' },
+      });
+      reasons = ev.items.map((e) => e.reason);
+      if (!reasons.includes('LivenessProbeFailed')) await sleep(100);
+    }
+    expect(reasons, JSON.stringify(pull.logs.filter((l) => l.level >= 40))).to.include('LivenessProbeFailed');
     // Only its one Cluster: one worker, no watch errors (Forbidden would show as restarts).
     expect(await pull.metric('cluster_probe_reconciler_workers')).to.equal(1);
     expect(await pull.metric('cluster_probe_reconciler_watch_restarts_total', { reason: 'error' })).to.equal(0);
