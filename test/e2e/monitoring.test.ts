@@ -332,10 +332,12 @@ describe('Karmada v1.18.2 + Prometheus: per-Cluster metrics, the failing alert, 
     ]
       .map((a) => `'${a.replaceAll("'", "'\\''")}'`)
       .join(' ');
-    const watch = spawn('script', ['-qefc', command, '/dev/null'], {
+    // `exec`: script(1) runs the command through $SHELL -c; dash (Debian's /bin/sh, CI's SHELL) stays as the parent,
+    // gets the same SIGINT from the terminal and re-raises it after node exits 0, so script reported 130 (seen in CI).
+    const watch = spawn('script', ['-qefc', `exec ${command}`, '/dev/null'], {
       cwd: REPO,
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, TERM: 'xterm', NO_COLOR: '' },
+      env: { ...process.env, SHELL: '/bin/sh', TERM: 'xterm', NO_COLOR: '' },
     });
     extra.push(watch);
     let screen = '';
