@@ -8,6 +8,11 @@
 //
 // The key is a digest of the Go sources, go.mod, go.sum and the Karmada version, so editing an oracle builds afresh;
 // older builds beyond the last few are removed. Plain Node, no dependencies.
+//
+// With --webhook-peer it builds (when missing) and prints the path of webhook-peer instead: bench/webhook/peer/main.go,
+// the Go webhook the webhook bench compares against (controller-runtime's admission.Webhook over Karmada's Cluster
+// validation and mutation), compiled inside Karmada's tree the same way as karmada-oracle, in its own cache directory
+// keyed by its source, the Karmada version and `go version` (so a peer change does not rebuild the oracles).
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -23,9 +28,13 @@ const KARMADA_MAIN = join(oracleRoot, 'karmada', 'main.go');
 const KUBE_MODULE = join(oracleRoot, 'kubernetes');
 /** The package path the Karmada oracle takes inside Karmada's tree (only in the overlay, never on disk). */
 const KARMADA_ORACLE_PKG = join('cmd', 'cluster-probe-oracle');
+const PEER_MAIN = join(repoRoot, 'bench', 'webhook', 'peer', 'main.go');
+/** The package path the webhook peer takes inside Karmada's tree (only in the overlay). */
+const PEER_PKG = join('cmd', 'cluster-probe-webhook-peer');
 const KEEP_BUILDS = 3;
 
 export const ORACLES = { karmada: 'karmada-oracle', kubernetes: 'kube-oracle' };
+export const WEBHOOK_PEER = 'webhook-peer';
 
 function log(line) {
   process.stderr.write(`build-oracle: ${line}\n`);
@@ -35,19 +44,28 @@ function cacheHome() {
   return process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
 }
 
-/** Everything the binaries are made from that lives in this repo, plus the Karmada version. */
-function inputsDigest() {
+/** A digest of files of this repo (path and content) and of the extra lines given (versions). */
+function inputsDigest(files, extra = []) {
   const hash = createHash('sha256').update(`karmada ${KARMADA_VERSION}\n`);
-  for (const file of [KARMADA_MAIN, ...['main.go', 'go.mod', 'go.sum'].map((f) => join(KUBE_MODULE, f))]) {
+  for (const line of extra) hash.update(`${line}\n`);
+  for (const file of files) {
     hash.update(`${file.slice(repoRoot.length)}\n`).update(readFileSync(file));
   }
   return hash.digest('hex').slice(0, 12);
 }
 
+/** Everything the oracles are made from that lives in this repo, plus the Karmada version. */
+const oracleInputs = () => [KARMADA_MAIN, ...['main.go', 'go.mod', 'go.sum'].map((f) => join(KUBE_MODULE, f))];
+
 /** Where the oracles live: CLUSTER_PROBE_ORACLE_DIR, else the cache keyed by the inputs. */
 export function oracleDir() {
   if (process.env.CLUSTER_PROBE_ORACLE_DIR) return resolve(process.env.CLUSTER_PROBE_ORACLE_DIR);
-  return join(cacheHome(), 'karmada-cluster-probe', 'oracle', inputsDigest());
+  return join(cacheHome(), 'karmada-cluster-probe', 'oracle', inputsDigest(oracleInputs()));
+}
+
+/** Where the webhook peer lives: the cache keyed by its source, the Karmada version and the Go toolchain. */
+export function webhookPeerDir() {
+  return join(cacheHome(), 'karmada-cluster-probe', 'webhook-peer', inputsDigest([PEER_MAIN], [requireGo()]));
 }
 
 /**
@@ -68,6 +86,36 @@ async function karmadaSource() {
   return cached;
 }
 
+/**
+ * Builds one main.go of this repo inside Karmada's source tree, as package `pkg` of it (a path that exists only in the
+ * overlay), with -mod=vendor: exactly the code and vendored modules the Karmada control plane builds from.
+ */
+async function buildInKarmadaTree({ name, main, pkg, versionCheck }, outDir) {
+  const srcDir = await karmadaSource();
+  const overlay = join(outDir, `${name}-overlay.json`);
+  writeFileSync(overlay, JSON.stringify({ Replace: { [join(srcDir, pkg, 'main.go')]: main } }));
+  return buildOne(
+    {
+      ldflags: '-s -w',
+      versionArgs: ['--version'],
+      name,
+      version: `(Karmada ${KARMADA_VERSION})`,
+      moduleDir: srcDir,
+      pkg: `./${pkg}`,
+      extraArgs: [`-overlay=${overlay}`],
+      goflags: '-mod=vendor',
+      versionCheck,
+    },
+    outDir,
+  );
+}
+
+/** Marks a cache directory recently used, for pruneOldBuilds. */
+function touch(dir) {
+  const now = new Date();
+  utimesSync(dir, now, now);
+}
+
 /** Keeps the most recently used builds, so a changed oracle does not pile up old binaries. */
 function pruneOldBuilds(current) {
   const parent = dirname(current);
@@ -86,30 +134,18 @@ export async function buildOracle() {
   const missing = Object.values(ORACLES).filter((name) => !isExecutableFile(join(outDir, name)));
   if (missing.length === 0) {
     log(`using cached oracles in ${outDir}`);
-    const now = new Date();
-    utimesSync(outDir, now, now); // marks it recently used for pruneOldBuilds
+    touch(outDir);
     return outDir;
   }
   const started = Date.now();
   log(`using ${requireGo()}`);
   mkdirSync(outDir, { recursive: true });
-  const common = { ldflags: '-s -w', versionArgs: ['--version'] };
   if (missing.includes(ORACLES.karmada)) {
-    const srcDir = await karmadaSource();
-    const overlay = join(outDir, 'karmada-overlay.json');
-    writeFileSync(
-      overlay,
-      JSON.stringify({ Replace: { [join(srcDir, KARMADA_ORACLE_PKG, 'main.go')]: KARMADA_MAIN } }),
-    );
-    await buildOne(
+    await buildInKarmadaTree(
       {
-        ...common,
         name: ORACLES.karmada,
-        version: `(Karmada ${KARMADA_VERSION})`,
-        moduleDir: srcDir,
-        pkg: `./${KARMADA_ORACLE_PKG}`,
-        extraArgs: [`-overlay=${overlay}`],
-        goflags: '-mod=vendor',
+        main: KARMADA_MAIN,
+        pkg: KARMADA_ORACLE_PKG,
         versionCheck: 'cluster-probe-karmada-oracle',
       },
       outDir,
@@ -118,7 +154,8 @@ export async function buildOracle() {
   if (missing.includes(ORACLES.kubernetes)) {
     await buildOne(
       {
-        ...common,
+        ldflags: '-s -w',
+        versionArgs: ['--version'],
         name: ORACLES.kubernetes,
         version: '(k8s.io/kubernetes, test/oracle/kubernetes/go.mod)',
         moduleDir: KUBE_MODULE,
@@ -133,8 +170,28 @@ export async function buildOracle() {
   return outDir;
 }
 
+/** Builds the webhook peer when it is missing and resolves to its path. */
+export async function buildWebhookPeer() {
+  const outDir = webhookPeerDir();
+  const binary = join(outDir, WEBHOOK_PEER);
+  if (isExecutableFile(binary)) {
+    log(`using the cached webhook peer ${binary}`);
+    touch(outDir);
+    return binary;
+  }
+  const started = Date.now();
+  mkdirSync(outDir, { recursive: true });
+  await buildInKarmadaTree(
+    { name: WEBHOOK_PEER, main: PEER_MAIN, pkg: PEER_PKG, versionCheck: 'cluster-probe-webhook-peer' },
+    outDir,
+  );
+  pruneOldBuilds(outDir);
+  log(`webhook peer ready in ${outDir} (${formatElapsed(Date.now() - started)})`);
+  return binary;
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  buildOracle().then(
+  (process.argv.includes('--webhook-peer') ? buildWebhookPeer() : buildOracle()).then(
     (dir) => console.log(dir),
     (err) => {
       log(err instanceof Error ? err.message : String(err));
