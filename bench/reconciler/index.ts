@@ -9,8 +9,19 @@
 // spread over the fleet. Then the failing domain recovers, and every target fails at once (the server stops: the
 // prober partitioned): the disruption guard must taint nothing and mark every Cluster Unknown/ProberDisrupted; the
 // bench prints the time, the writes and the CPU, then restarts the server and times the heal (--no-partition skips it).
+// --karmada runs the same on a real Karmada v1.18.2 (src/dev/karmada.ts, no members): the Clusters are created through
+// karmada-apiserver in karmada-aggregated-apiserver, Pull mode with the probe in the annotation Karmada keeps
+// (cluster.karmada.io/liveness-probe), the reconciler with --include-pull-clusters; karmada-controller-manager,
+// -scheduler and -webhook run with their defaults. Pull, because Karmada health-checks every Push Cluster itself
+// (a client, /readyz and a node and pod summary per member every 10 s): 10,000 Push Clusters need 10,000 answering
+// members, and its status controller leaves Pull Clusters to their agent, so the objects, the aggregated apiserver,
+// the cluster controller (lease monitor, taints, execution namespaces) and the scheduler are Karmada's and the member
+// side is our loopback server. With --karmada the CPU and RSS of every Karmada process are reported beside ours.
+// --shard I/S runs the reconciler as shard I of S (--shard-index/--shard-count): it owns a share of the Clusters but
+// watches them all; the bench then waits for and fails only the Clusters it owns.
 // Run: npm run build && npx tsx bench/reconciler/index.ts [--clusters 2000] [--period 10] [--steady 60]
-//        [--domains 10] [--fail-share 0.1] [-- reconcile flags, e.g. --kube-api-qps 100 --write-concurrency 16]
+//        [--domains 10] [--fail-share 0.1] [--karmada] [--shard 0/10]
+//        [-- reconcile flags, e.g. --kube-api-qps 100 --write-concurrency 16]
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -20,7 +31,10 @@ import { gzipSync } from 'node:zlib';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
+import { PROBE_ANNOTATION } from '../../src/api/constants.js';
+import { startKarmada } from '../../src/dev/karmada.js';
 import { Informer, KubeClient } from '../../src/kube/index.js';
+import { shardOf } from '../../src/reconciler/shard.js';
 import type { Cluster } from '../../src/schema/index.js';
 import { startControlPlane } from '../../test/e2e/harness/controlplane.js';
 
@@ -39,6 +53,14 @@ const STEADY_S = arg('steady', 60);
 const FAIL_SHARE = arg('fail-share', 0.1);
 const DOMAINS = arg('domains', 10);
 const PARTITION = !process.argv.includes('--no-partition');
+const KARMADA = process.argv.includes('--karmada');
+const SHARD = ((): { index: number; count: number } | undefined => {
+  const i = process.argv.indexOf('--shard');
+  if (i < 0) return undefined;
+  const m = /^(\d+)\/(\d+)$/.exec(process.argv[i + 1] ?? '');
+  if (m === null || Number(m[1]) >= Number(m[2])) throw new Error('--shard takes I/S with I below S, e.g. 0/10');
+  return { index: Number(m[1]), count: Number(m[2]) };
+})();
 /** Everything after a bare `--` goes to `cluster-probe reconcile` as is. */
 const RECONCILE_ARGS = process.argv.includes('--') ? process.argv.slice(process.argv.indexOf('--') + 1) : [];
 
@@ -116,6 +138,115 @@ async function measureScrapes(port: number, pid: number): Promise<Record<string,
   };
 }
 
+/** CPU seconds and RSS of each process of the control plane, by its command name (etcd, kube-apiserver, karmada-*). */
+function processUsage(pids: number[]): Record<string, { cpuS: number; rssMiB: number }> {
+  const out: Record<string, { cpuS: number; rssMiB: number }> = {};
+  for (const pid of pids) {
+    try {
+      const name = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+      out[name] = usage(pid);
+    } catch {
+      // exited
+    }
+  }
+  return out;
+}
+
+/** Per process: CPU in % of one core between two snapshots, and RSS at the second. */
+function processLoad(
+  a: Record<string, { cpuS: number; rssMiB: number }>,
+  b: Record<string, { cpuS: number; rssMiB: number }>,
+  seconds: number,
+): Record<string, { cpuPercentOfOneCore: number; rssMiB: number }> {
+  const out: Record<string, { cpuPercentOfOneCore: number; rssMiB: number }> = {};
+  for (const [name, u] of Object.entries(b))
+    out[name] = {
+      cpuPercentOfOneCore: Math.round(((u.cpuS - (a[name]?.cpuS ?? u.cpuS)) / seconds) * 1000) / 10,
+      rssMiB: Math.round(u.rssMiB),
+    };
+  return out;
+}
+
+/** The cumulative buckets of a histogram (le -> count). */
+async function histogram(port: number, name: string): Promise<[number, number][]> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`, { signal: AbortSignal.timeout(10_000) })).text();
+  const out: [number, number][] = [];
+  for (const m of text.matchAll(new RegExp(`^${name}_bucket\\{le="([^"]+)"\\}\\s+(\\S+)$`, 'gm')))
+    out.push([m[1] === '+Inf' ? Infinity : Number(m[1]), Number(m[2])]);
+  return out.sort((x, y) => x[0] - y[0]);
+}
+
+/** The upper bound of the bucket holding the p-quantile of the observations between two snapshots. */
+function bucketQuantile(a: [number, number][], b: [number, number][], p: number): number {
+  const before = new Map(a);
+  const total = (b.at(-1)?.[1] ?? 0) - (before.get(Infinity) ?? 0);
+  if (total <= 0) return 0;
+  for (const [le, n] of b) if (n - (before.get(le) ?? 0) >= p * total) return le;
+  return Infinity;
+}
+
+interface Backend {
+  kubeconfigPath: string;
+  /** The control plane's processes (etcd, kube-apiserver, and with Karmada its components). */
+  pids(): number[];
+  /** The Cluster object for member i, its probe where this control plane keeps it. */
+  cluster(i: number, probe: Record<string, unknown>): Record<string, unknown>;
+  /** Flags the reconciler needs here. */
+  reconcileArgs: string[];
+  stop(): Promise<void>;
+}
+
+async function standIn(): Promise<Backend> {
+  log('starting the stand-in control plane (kube-apiserver + etcd, the CRD)');
+  const cp = await startControlPlane({ log: (l) => log(l) });
+  try {
+    await cp.applyCrd(join(ROOT, 'manifests/crd/cluster.karmada.io_clusters.yaml'));
+  } catch (err) {
+    await cp.stop();
+    throw err;
+  }
+  return {
+    kubeconfigPath: cp.kubeconfigPath,
+    pids: () => cp.pids(),
+    cluster: (i, probe) => ({
+      apiVersion: 'cluster.karmada.io/v1alpha1',
+      kind: 'Cluster',
+      metadata: { name: `member-${i}` },
+      spec: {
+        syncMode: 'Push',
+        ...(DOMAINS > 0 ? { region: `r${i % DOMAINS}` } : {}),
+        apiEndpoint: 'https://127.0.0.1:6443',
+        livenessProbe: probe,
+      },
+    }),
+    reconcileArgs: [],
+    stop: () => cp.stop(),
+  };
+}
+
+async function karmada(): Promise<Backend> {
+  log(
+    'starting Karmada v1.18.2 (karmada-apiserver, etcd, aggregated apiserver, controller manager, scheduler, webhook)',
+  );
+  const k = await startKarmada({ members: 0, log: (l) => log(l), startTimeoutMs: 300_000 });
+  return {
+    kubeconfigPath: k.host.kubeconfigPath,
+    pids: () => k.host.pids(),
+    cluster: (i, probe) => ({
+      apiVersion: 'cluster.karmada.io/v1alpha1',
+      kind: 'Cluster',
+      metadata: { name: `member-${i}`, annotations: { [PROBE_ANNOTATION]: JSON.stringify(probe) } },
+      spec: {
+        syncMode: 'Pull',
+        ...(DOMAINS > 0 ? { region: `r${i % DOMAINS}` } : {}),
+        apiEndpoint: 'https://127.0.0.1:6443',
+      },
+    }),
+    reconcileArgs: ['--include-pull-clusters'],
+    stop: () => k.stop(),
+  };
+}
+
 async function waitUntil(what: string, timeoutMs: number, check: () => boolean | Promise<boolean>): Promise<number> {
   const start = Date.now();
   while (!(await check())) {
@@ -147,8 +278,11 @@ async function main(): Promise<void> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
 
-  log('starting the control plane');
-  const cp = await startControlPlane({ log: (l) => log(l) });
+  const cp = KARMADA ? await karmada() : await standIn();
+  /** The Clusters this reconciler judges: all, or its shard's. */
+  const owns = (i: number): boolean => SHARD === undefined || shardOf(`member-${i}`, SHARD.count) === SHARD.index;
+  const ownedCount = Array.from({ length: N }, (_, i) => i).filter(owns).length;
+  const ownsName = (name: string): boolean => owns(Number(name.slice('member-'.length)));
   let child: ReturnType<typeof spawn> | undefined;
   let watcher: Informer<Cluster> | undefined;
   let api: KubeClient | undefined;
@@ -158,9 +292,12 @@ async function main(): Promise<void> {
     failureThreshold: FAILURE_THRESHOLD,
     reconcileArgs: RECONCILE_ARGS,
     domains: DOMAINS,
+    controlPlane: KARMADA
+      ? 'karmada v1.18.2 (aggregated apiserver, Pull Clusters, probe in the annotation)'
+      : 'stand-in',
+    ...(SHARD !== undefined ? { shard: `${SHARD.index}/${SHARD.count}`, ownedClusters: ownedCount } : {}),
   };
   try {
-    await cp.applyCrd(join(ROOT, 'manifests/crd/cluster.karmada.io_clusters.yaml'));
     const kc = new KubeConfig();
     kc.loadFromFile(cp.kubeconfigPath);
     api = new KubeClient(kc, { qps: 0 });
@@ -172,21 +309,11 @@ async function main(): Promise<void> {
       Array.from({ length: 16 }, async () => {
         for (let i = next++; i < N; i = next++)
           await client.request('POST', '/apis/cluster.karmada.io/v1alpha1/clusters', {
-            body: {
-              apiVersion: 'cluster.karmada.io/v1alpha1',
-              kind: 'Cluster',
-              metadata: { name: `member-${i}` },
-              spec: {
-                syncMode: 'Push',
-                ...(DOMAINS > 0 ? { region: `r${i % DOMAINS}` } : {}),
-                apiEndpoint: 'https://127.0.0.1:6443',
-                livenessProbe: {
-                  httpGet: { host: '127.0.0.1', port, path: `/c/${i}` },
-                  periodSeconds: PERIOD,
-                  failureThreshold: FAILURE_THRESHOLD,
-                },
-              },
-            },
+            body: cp.cluster(i, {
+              httpGet: { host: '127.0.0.1', port, path: `/c/${i}` },
+              periodSeconds: PERIOD,
+              failureThreshold: FAILURE_THRESHOLD,
+            }),
           });
       }),
     );
@@ -203,7 +330,8 @@ async function main(): Promise<void> {
     watcher.start();
     await watcher.waitForSync(60_000);
     const cache = watcher;
-    const count = (pred: (c: Cluster) => boolean): number => cache.list().filter(pred).length;
+    const count = (pred: (c: Cluster) => boolean): number =>
+      cache.list().filter((c) => ownsName(c.metadata?.name ?? '') && pred(c)).length;
     const healthy = (c: Cluster): boolean =>
       c.status?.conditions?.some((x) => x.type === 'Healthy' && x.status === 'True') === true;
     const tainted = (c: Cluster): boolean => (c.spec.taints ?? []).some((t) => t.key === TAINT);
@@ -223,6 +351,8 @@ async function main(): Promise<void> {
         cp.kubeconfigPath,
         '--metrics-port',
         '0',
+        ...cp.reconcileArgs,
+        ...(SHARD !== undefined ? ['--shard-index', String(SHARD.index), '--shard-count', String(SHARD.count)] : []),
         ...RECONCILE_ARGS,
       ],
       { stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT },
@@ -250,9 +380,20 @@ async function main(): Promise<void> {
     const pid = child.pid!;
     const started = Date.now();
     await waitUntil('the metrics port', 30_000, () => mport !== 0);
-    const all = await waitUntil(`all ${N} Healthy=True`, 10 * 60_000, () => count(healthy) === N);
+    const all = await waitUntil(`all ${ownedCount} Healthy=True`, 15 * 60_000, () => count(healthy) === ownedCount);
     results.startToAllHealthyS = (Date.now() - started) / 1000;
-    log(`all ${N} Healthy=True ${(all / 1000).toFixed(1)} s after start`);
+    log(`all ${ownedCount} Healthy=True ${(all / 1000).toFixed(1)} s after start`);
+    if (KARMADA) {
+      // Karmada's cluster controller writes every new Cluster four times: a not-ready taint, its finalizer, then, a
+      // grace period on with no agent's status, Ready=Unknown (ClusterStatusNeverUpdated) and the unreachable taint.
+      // Steady state begins once it has.
+      const settled = (c: Cluster): boolean =>
+        c.status?.conditions?.some((x) => x.type === 'Ready') === true &&
+        (c.spec.taints ?? []).some((t) => t.key === 'cluster.karmada.io/unreachable');
+      await waitUntil("Karmada's own writes on every Cluster", 15 * 60_000, () => count(settled) === ownedCount);
+      results.karmadaSettledS = (Date.now() - started) / 1000;
+      log(`Karmada's Ready=Unknown and unreachable taint on every Cluster ${results.karmadaSettledS} s after start`);
+    }
     await sleep(PERIOD * 1000 + 2000);
 
     log(`steady state: measuring for ${STEADY_S} s`);
@@ -260,6 +401,8 @@ async function main(): Promise<void> {
     const m0 = modified;
     const u0 = usage(pid);
     const p0 = probes;
+    const cp0 = processUsage(cp.pids());
+    const late0 = await histogram(mport, 'cluster_probe_reconciler_probe_start_lateness_seconds');
     let rssMax = u0.rssMiB;
     const steadyStart = Date.now();
     while (Date.now() - steadyStart < STEADY_S * 1000) {
@@ -269,6 +412,8 @@ async function main(): Promise<void> {
     const elapsedS = (Date.now() - steadyStart) / 1000;
     const u1 = usage(pid);
     const w1 = await metric(mport, 'cluster_probe_reconciler_writes_total');
+    const cp1 = processUsage(cp.pids());
+    const late1 = await histogram(mport, 'cluster_probe_reconciler_probe_start_lateness_seconds');
     results.steady = {
       seconds: elapsedS,
       writesPerMinute: ((w1 - w0) / elapsedS) * 60,
@@ -277,6 +422,10 @@ async function main(): Promise<void> {
       cpuPercentOfOneCore: ((u1.cpuS - u0.cpuS) / elapsedS) * 100,
       rssMiB: Math.round(u1.rssMiB),
       rssMaxMiB: Math.round(rssMax),
+      // Upper bounds of the histogram buckets holding the quantile (le 0.001, 0.01, 0.05, 0.1, 0.5, 1, 5).
+      probeStartLatenessP50S: bucketQuantile(late0, late1, 0.5),
+      probeStartLatenessP99S: bucketQuantile(late0, late1, 0.99),
+      controlPlane: processLoad(cp0, cp1, elapsedS),
     };
     log(`steady: ${JSON.stringify(results.steady)}`);
     results.scrape = await measureScrapes(mport, pid);
@@ -303,12 +452,15 @@ async function main(): Promise<void> {
       },
     });
     failedAt = Date.now();
-    for (let i = 0; i < k; i++) failing.add(i * stride);
-    log(`${k} Clusters fail at once`);
+    for (let i = 0; i < k; i++) if (owns(i * stride)) failing.add(i * stride);
+    const kOwned = failing.size;
+    log(`${kOwned} Clusters fail at once`);
     const u2 = usage(pid);
-    await waitUntil(`all ${k} tainted`, 5 * 60_000, () => seen.size >= k);
+    const cp2 = processUsage(cp.pids());
+    await waitUntil(`all ${kOwned} tainted`, 5 * 60_000, () => seen.size >= kOwned);
     const allMs = Date.now() - failedAt;
     const u3 = usage(pid);
+    const cp3 = processUsage(cp.pids());
     // The conditions and Events that follow the taints.
     await sleep(3000);
     const writesAfter = await writesByKind(mport);
@@ -331,7 +483,7 @@ async function main(): Promise<void> {
     const writes: Record<string, number> = {};
     for (const [kind, n] of Object.entries(writesAfter)) writes[kind] = n - (writesBefore[kind] ?? 0);
     results.failover = {
-      failing: k,
+      failing: kOwned,
       boundS,
       allTaintedS: allMs / 1000,
       allTaintedOverBound: Math.round((allMs / 1000 / boundS) * 1000) / 1000,
@@ -347,14 +499,15 @@ async function main(): Promise<void> {
       // ... of which, from the reconciler's log lines (millisecond clock of the same machine):
       thresholdToTransitionS: { median: q(toTransition, 0.5), p90: q(toTransition, 0.9), max: q(toTransition, 1) },
       transitionToTaintWrittenS: { median: q(toWritten, 0.5), p90: q(toWritten, 0.9), max: q(toWritten, 1) },
-      wronglyTainted: count(tainted) - k,
+      wronglyTainted: count(tainted) - kOwned,
       cpuSeconds: Math.round((u3.cpuS - u2.cpuS) * 10) / 10,
+      controlPlane: processLoad(cp2, cp3, allMs / 1000),
       writes,
       conflicts: await metric(mport, 'cluster_probe_reconciler_writes_total', { outcome: 'conflict' }),
     };
     log(`failover: ${JSON.stringify(results.failover)}`);
     log(
-      `all ${k} tainted after ${(allMs / 1000).toFixed(1)} s = ${(allMs / 1000 / boundS).toFixed(3)} of the bound ` +
+      `all ${kOwned} tainted after ${(allMs / 1000).toFixed(1)} s = ${(allMs / 1000 / boundS).toFixed(3)} of the bound ` +
         `${FAILURE_THRESHOLD} x ${PERIOD} s + 1 s = ${boundS} s (${allMs / 1000 <= boundS ? 'within' : 'OVER'} it)`,
     );
 
@@ -362,7 +515,7 @@ async function main(): Promise<void> {
       log('the failing domain recovers');
       failing.clear();
       const recovered = await waitUntil('every Cluster untainted and Healthy=True', 5 * 60_000, () => {
-        return count(tainted) === 0 && count(healthy) === N;
+        return count(tainted) === 0 && count(healthy) === ownedCount;
       });
       log(`recovered in ${(recovered / 1000).toFixed(1)} s`);
       await sleep(2000);
@@ -376,10 +529,10 @@ async function main(): Promise<void> {
       const cutAt = Date.now();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
-      log(`every target stops answering (the server is closed): ${N} Clusters failing at once`);
+      log(`every target stops answering (the server is closed): ${ownedCount} Clusters failing at once`);
       await waitUntil('the first Cluster withheld', 5 * 60_000, () => count(withheld) > 0);
       const firstWithheld = Date.now() - cutAt;
-      await waitUntil(`all ${N} Unknown/ProberDisrupted`, 15 * 60_000, () => count(withheld) === N);
+      await waitUntil(`all ${ownedCount} Unknown/ProberDisrupted`, 15 * 60_000, () => count(withheld) === ownedCount);
       const allWithheld = Date.now() - cutAt;
       const u5 = usage(pid);
       await sleep(3000);
@@ -392,10 +545,14 @@ async function main(): Promise<void> {
       const taintedDuring = count(tainted);
       log('the targets answer again');
       await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
-      const healed = await waitUntil(`all ${N} Healthy=True again`, 15 * 60_000, () => count(healthy) === N);
+      const healed = await waitUntil(
+        `all ${ownedCount} Healthy=True again`,
+        15 * 60_000,
+        () => count(healthy) === ownedCount,
+      );
       const u6 = usage(pid);
       results.partition = {
-        failing: N,
+        failing: ownedCount,
         firstWithheldS: firstWithheld / 1000,
         allWithheldS: allWithheld / 1000,
         cpuSecondsUntilAllWithheld: Math.round((u5.cpuS - u4.cpuS) * 10) / 10,

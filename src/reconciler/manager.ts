@@ -18,7 +18,8 @@ import { DisruptionGuard } from './disruption-guard.js';
 import { DEFAULT_THRESHOLDS, type FailureDomainMode, type GuardThresholds } from './disruption.js';
 import { Sentinels } from './sentinels.js';
 import { DISRUPTION_DEFAULTS } from '../api/disruption.js';
-import { messageOf } from '../api/index.js';
+import { definedFields, messageOf } from '../api/index.js';
+import { HEALTHY_CONDITION } from './desired-state.js';
 
 /** The disruption guard's settings (docs/reconciler.md, "When the prober is the thing that broke"). */
 export interface DisruptionOptions {
@@ -71,11 +72,51 @@ export interface ControllerOptions {
  */
 export const DEFAULT_WRITE_CONCURRENCY = 64;
 
-/** Strips what the reconciler never reads (managedFields can be most of an object). */
-function slim(cluster: Cluster): Cluster {
-  if (cluster.metadata === undefined || !('managedFields' in cluster.metadata)) return cluster;
-  const { managedFields: _drop, ...metadata } = cluster.metadata;
-  return { ...cluster, metadata };
+/**
+ * A Cluster this replica judges, as cached: without what the reconciler never reads and never writes back (its writes
+ * are merge patches of spec.taints and status.conditions alone). managedFields can be most of an object; a member's
+ * status (apiEnablements, node and resource summaries, written by Karmada's status controller every 10 s) most of
+ * the rest, and resourceModels a few kB that Karmada's webhook defaults on every Cluster.
+ */
+export function slimCluster(cluster: Cluster): Cluster {
+  const { managedFields: _fields, ...metadata } = cluster.metadata ?? {};
+  const { resourceModels: _models, ...spec } = cluster.spec ?? ({} as Cluster['spec']);
+  const conditions = cluster.status?.conditions;
+  const out: Cluster = { ...cluster, metadata, spec: spec as Cluster['spec'] };
+  if (cluster.status !== undefined) out.status = conditions !== undefined ? { conditions } : {};
+  return out;
+}
+
+/**
+ * A Cluster another replica judges (another shard's, a Pull agent's), as cached: only what decides who owns it (its
+ * name and syncMode) and what the disruption guard reads of it (its failure domain: labels, region, zones; the Healthy
+ * condition its owner wrote). At 100,000 Clusters over 10 shards a shard keeps 90,000 of these, so their size is most
+ * of its memory: tens of bytes of fields against the kilobytes of a member's status. The next watch event brings the
+ * whole object again, so a Cluster that becomes this replica's (its syncMode changed) is cached whole at once.
+ */
+export function stubCluster(cluster: Cluster): Cluster {
+  const m = cluster.metadata ?? {};
+  const spec = cluster.spec ?? ({} as Cluster['spec']);
+  const healthy = cluster.status?.conditions?.find((c) => c.type === HEALTHY_CONDITION);
+  const out: Cluster = {
+    apiVersion: cluster.apiVersion,
+    kind: cluster.kind,
+    metadata: definedFields({
+      name: m.name,
+      uid: m.uid,
+      resourceVersion: m.resourceVersion,
+      labels: m.labels,
+      deletionTimestamp: m.deletionTimestamp,
+    }),
+    spec: definedFields({
+      syncMode: spec.syncMode,
+      region: spec.region,
+      zones: spec.zones,
+      zone: spec.zone,
+    }) as Cluster['spec'],
+  };
+  if (healthy !== undefined) out.status = { conditions: [healthy] };
+  return out;
 }
 
 /** The Cluster controller: informer, work queue, probe workers, disruption guard; calls ClusterReconciler. */
@@ -101,7 +142,9 @@ export class ClusterController {
       api: options.api,
       path: CLUSTERS_PATH,
       resource: 'clusters',
-      transform: slim,
+      // Another replica's Cluster is kept as a stub: every shard watches the whole fleet (a shard is a hash of the
+      // name, which no selector can express), but holds in full only the Clusters it judges.
+      transform: (cluster) => (this.owns(cluster) ? slimCluster(cluster) : stubCluster(cluster)),
       ...(options.clusterName !== undefined ? { fieldSelector: `metadata.name=${options.clusterName}` } : {}),
       resyncMs: options.resyncMs,
       onRestart: watchRestarted('clusters'),
@@ -181,7 +224,10 @@ export class ClusterController {
     });
     const changed = (cluster: Cluster): void => {
       metrics.clusters.set(this.informer.size);
-      this.enqueue(cluster.metadata?.name ?? '');
+      const name = cluster.metadata?.name ?? '';
+      // Another replica's Cluster needs no reconcile here, unless it was ours a moment ago (a worker to stop): every
+      // write Karmada makes to any Cluster in the fleet would otherwise go through this replica's queue.
+      if (this.owns(cluster) || this.probes.stateOf(name) !== undefined) this.enqueue(name);
     };
     this.informer.addHandlers({
       onAdd: changed,
