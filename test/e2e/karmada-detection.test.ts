@@ -103,6 +103,10 @@ describe('Karmada v1.18.2: detection side by side with Karmada’s own health ch
     expect(ourTaint, `our taint within ${FAILURE_THRESHOLD * PERIOD_S + 3} s`).to.not.equal(undefined);
     expect(karmadaTaint, "Karmada's not-ready/unreachable taint").to.not.equal(undefined);
     expect(karmadaNotReady, "Karmada's Ready leaves True").to.not.equal(undefined);
+    // A Push member is never Ready=Unknown (only a Pull member's lapsed lease is), so the taint is not-ready.
+    expect(timeline!.since(FAILING, t0).find(FACTS.karmadaTaint)?.karmadaTaints).to.deep.equal([
+      'cluster.karmada.io/not-ready',
+    ]);
     expect(ourTaint!, 'ours first').to.be.below(karmadaTaint!);
     expect(placement, `a new workload scheduled on ${HEALTHY} alone`).to.not.equal(undefined);
     expect(timeline!.latest(HEALTHY)?.ourTaint).to.equal(false);
