@@ -18,9 +18,12 @@
 // the cluster controller (lease monitor, taints, execution namespaces) and the scheduler are Karmada's and the member
 // side is our loopback server. With --karmada the CPU and RSS of every Karmada process are reported beside ours.
 // --shard I/S runs the reconciler as shard I of S (--shard-index/--shard-count): it owns a share of the Clusters but
-// watches them all; the bench then waits for and fails only the Clusters it owns.
+// watches them all; the bench then waits for and fails only the Clusters it owns. --member-status writes into every
+// Cluster's status what Karmada's status controller writes for a member (apiEnablements from the discovery of the
+// control plane the bench runs, a kube-apiserver 1.35, with node and resource summaries): real Clusters' size.
 // Run: npm run build && npx tsx bench/reconciler/index.ts [--clusters 2000] [--period 10] [--steady 60]
-//        [--domains 10] [--fail-share 0.1] [--karmada] [--shard 0/10]
+//        [--domains 10] [--fail-share 0.1] [--karmada [--karmada-qps 400]] [--shard 0/10] [--member-status]
+//        [--dist DIR]
 //        [-- reconcile flags, e.g. --kube-api-qps 100 --write-concurrency 16]
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -54,6 +57,18 @@ const FAIL_SHARE = arg('fail-share', 0.1);
 const DOMAINS = arg('domains', 10);
 const PARTITION = !process.argv.includes('--no-partition');
 const KARMADA = process.argv.includes('--karmada');
+/** The compiled tree the reconciler runs from (another checkout's, to compare two versions); default ./dist. */
+const DIST = process.argv.includes('--dist') ? process.argv[process.argv.indexOf('--dist') + 1]! : join(ROOT, 'dist');
+/** Give every Cluster the status a member's agent or Karmada's status controller writes (API enablements, summaries). */
+const MEMBER_STATUS = process.argv.includes('--member-status');
+/**
+ * karmada-controller-manager's client rate limit (its --kube-api-qps, burst twice that); absent, Karmada's default
+ * (40, burst 60). At 40 it admits 10,000 new Clusters (execution namespace, finalizer, taints, Ready) in well over
+ * ten minutes: 7 min after they were created 6,401 namespaces, 6,214 not-ready taints and 166 finalizers were written.
+ */
+const KARMADA_QPS = process.argv.includes('--karmada-qps')
+  ? Number(process.argv[process.argv.indexOf('--karmada-qps') + 1])
+  : undefined;
 const SHARD = ((): { index: number; count: number } | undefined => {
   const i = process.argv.indexOf('--shard');
   if (i < 0) return undefined;
@@ -185,6 +200,31 @@ function bucketQuantile(a: [number, number][], b: [number, number][], p: number)
   return Infinity;
 }
 
+/** What Karmada's status controller writes for a member, from a real discovery (the control plane this bench runs). */
+async function memberStatus(client: KubeClient): Promise<Record<string, unknown>> {
+  interface ResourceList {
+    groupVersion: string;
+    resources: { name: string; kind: string }[];
+  }
+  const groups = await client.request<{ groups: { preferredVersion: { groupVersion: string } }[] }>('GET', '/apis');
+  const lists: ResourceList[] = [await client.request<ResourceList>('GET', '/api/v1')];
+  for (const g of groups.groups)
+    lists.push(await client.request<ResourceList>('GET', `/apis/${g.preferredVersion.groupVersion}`));
+  return {
+    kubernetesVersion: 'v1.35.4',
+    apiEnablements: lists.map((l) => ({
+      groupVersion: l.groupVersion,
+      resources: l.resources.filter((r) => !r.name.includes('/')).map((r) => ({ name: r.name, kind: r.kind })),
+    })),
+    nodeSummary: { totalNum: 50, readyNum: 50 },
+    resourceSummary: {
+      allocatable: { cpu: '400', memory: '1600Gi', pods: '5500', 'ephemeral-storage': '5000Gi' },
+      allocating: { cpu: '0', memory: '0', pods: '0' },
+      allocated: { cpu: '210500m', memory: '804Gi', pods: '2710' },
+    },
+  };
+}
+
 interface Backend {
   kubeconfigPath: string;
   /** The control plane's processes (etcd, kube-apiserver, and with Karmada its components). */
@@ -228,7 +268,14 @@ async function karmada(): Promise<Backend> {
   log(
     'starting Karmada v1.18.2 (karmada-apiserver, etcd, aggregated apiserver, controller manager, scheduler, webhook)',
   );
-  const k = await startKarmada({ members: 0, log: (l) => log(l), startTimeoutMs: 300_000 });
+  const k = await startKarmada({
+    members: 0,
+    log: (l) => log(l),
+    startTimeoutMs: 300_000,
+    ...(KARMADA_QPS !== undefined
+      ? { extraControllerManagerArgs: [`--kube-api-qps=${KARMADA_QPS}`, `--kube-api-burst=${2 * KARMADA_QPS}`] }
+      : {}),
+  });
   return {
     kubeconfigPath: k.host.kubeconfigPath,
     pids: () => k.host.pids(),
@@ -295,6 +342,7 @@ async function main(): Promise<void> {
     controlPlane: KARMADA
       ? 'karmada v1.18.2 (aggregated apiserver, Pull Clusters, probe in the annotation)'
       : 'stand-in',
+    ...(KARMADA ? { karmadaControllerManagerQps: KARMADA_QPS ?? 'default (40)' } : {}),
     ...(SHARD !== undefined ? { shard: `${SHARD.index}/${SHARD.count}`, ownedClusters: ownedCount } : {}),
   };
   try {
@@ -318,6 +366,23 @@ async function main(): Promise<void> {
       }),
     );
     log(`created in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    if (MEMBER_STATUS) {
+      const status = await memberStatus(client);
+      results.memberStatusBytes = JSON.stringify(status).length;
+      log(`writing a member's status (${results.memberStatusBytes} bytes) into every Cluster`);
+      const t1 = Date.now();
+      let n = 0;
+      await Promise.all(
+        Array.from({ length: 16 }, async () => {
+          for (let i = n++; i < N; i = n++)
+            await client.request('PATCH', `/apis/cluster.karmada.io/v1alpha1/clusters/member-${i}/status`, {
+              body: { status },
+              contentType: 'application/merge-patch+json',
+            });
+        }),
+      );
+      log(`written in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
+    }
 
     // Our own watch: every change of every Cluster, independent of the reconciler's metrics.
     let modified = 0;
@@ -337,7 +402,7 @@ async function main(): Promise<void> {
     const tainted = (c: Cluster): boolean => (c.spec.taints ?? []).some((t) => t.key === TAINT);
 
     log('starting the reconciler (dist/, compiled)');
-    const script = `import { Command } from 'commander'; import { register } from '${join(ROOT, 'dist/src/cli/reconcile.js')}';
+    const script = `import { Command } from 'commander'; import { register } from '${join(DIST, 'src/cli/reconcile.js')}';
       const p = new Command('cluster-probe'); register(p); await p.parseAsync(process.argv.slice(1), { from: 'user' });`;
     child = spawn(
       process.execPath,
