@@ -15,18 +15,9 @@ import type { DisruptionOptions } from '../../../src/reconciler/manager.js';
 import type { Cluster } from '../../../src/schema/index.js';
 import { close, listen } from '../probe/servers.js';
 import { FakeKube } from './fake-kube.js';
+import { until } from './until.js';
 
 const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
-
-async function until<T>(what: string, get: () => Promise<T | undefined>, timeoutMs = 8_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await get();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 interface Sample {
   name: string;

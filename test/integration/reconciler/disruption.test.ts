@@ -9,21 +9,13 @@ import type { DisruptionOptions } from '../../../src/reconciler/manager.js';
 import type { Cluster, Condition } from '../../../src/schema/index.js';
 import { close, listen } from '../probe/servers.js';
 import { FakeKube } from './fake-kube.js';
+import { until } from './until.js';
 
 const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
 const UNHEALTHY = 'cluster.karmada.io/unhealthy';
 const PERIOD_S = 1;
 const FAILURE_THRESHOLD = 2;
 
-async function until<T>(what: string, get: () => T | undefined, timeoutMs = 8_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = get();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const healthy = (c: Cluster | undefined): Condition | undefined =>
   c?.status?.conditions?.find((x) => x.type === 'Healthy');

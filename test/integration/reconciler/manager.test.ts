@@ -10,6 +10,7 @@ import type { Cluster, Condition, Taint } from '../../../src/schema/index.js';
 import { b64, testPki, type TestPki } from '../probe/certs.js';
 import { close, listen } from '../probe/servers.js';
 import { FakeKube } from './fake-kube.js';
+import { until } from './until.js';
 
 const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
 const UNHEALTHY = 'cluster.karmada.io/unhealthy';
@@ -22,16 +23,6 @@ const wasHealthy: Condition = {
   message: 'HTTP probe succeeded with statuscode: 200',
   lastTransitionTime: '2026-01-01T00:00:00Z',
 };
-
-async function until<T>(what: string, get: () => T | undefined, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = get();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const healthy = (c: Cluster | undefined): Condition | undefined =>

@@ -10,19 +10,10 @@ import { ClusterController, createMetrics, shardOf } from '../../../src/reconcil
 import type { Cluster } from '../../../src/schema/index.js';
 import { close, listen } from '../probe/servers.js';
 import { FakeKube } from './fake-kube.js';
+import { until } from './until.js';
 
 const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
 const SHARDS = 4;
-
-async function until<T>(what: string, get: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = get();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** A member's status as Karmada's status controller writes it: a few kB of API enablements and summaries. */
 function memberStatus(): NonNullable<Cluster['status']> & Record<string, unknown> {
