@@ -416,6 +416,8 @@ async function main(): Promise<void> {
     child = spawn(
       process.execPath,
       [
+        // V8 prints every collection; a mark-compact's "-> N MB" is the live heap, what RSS holds beyond garbage.
+        '--trace-gc',
         '--input-type=module',
         '-e',
         script,
@@ -432,6 +434,8 @@ async function main(): Promise<void> {
       { stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT },
     );
     let mport = 0;
+    /** The heap after the latest mark-compact (--trace-gc), MiB. */
+    let liveHeapMiB = 0;
     let head = '';
     // The reconciler's own log lines (its clock, the same machine's): when each Cluster's transition to failure was
     // seen and when its taint write returned, to split the time after the threshold into its parts.
@@ -439,6 +443,12 @@ async function main(): Promise<void> {
     const taintWrittenAt = new Map<string, number>();
     const lines = createInterface({ input: child.stdout!.setEncoding('utf8') });
     lines.on('line', (line) => {
+      const gc = /Mark-Compact(?: \(reduce\))? [\d.]+ \([\d.]+\) -> ([\d.]+) \(([\d.]+)\) MB/.exec(line);
+      if (gc !== null) {
+        liveHeapMiB = Number(gc[1]);
+        return;
+      }
+      if (line.includes(': Scavenge ') || line.includes(': Mark-Compact ') || line.includes(': Mark-Sweep')) return;
       if (mport === 0) {
         head += line;
         const m = /"address":"http:\/\/127\.0\.0\.1:(\d+)"/.exec(head);
@@ -496,6 +506,7 @@ async function main(): Promise<void> {
       cpuPercentOfOneCore: ((u1.cpuS - u0.cpuS) / elapsedS) * 100,
       rssMiB: Math.round(u1.rssMiB),
       rssMaxMiB: Math.round(rssMax),
+      liveHeapAfterLastMarkCompactMiB: liveHeapMiB,
       // Upper bounds of the histogram buckets holding the quantile (le 0.001, 0.01, 0.05, 0.1, 0.5, 1, 5).
       probeStartLatenessP50S: bucketQuantile(late0, late1, 0.5),
       probeStartLatenessP99S: bucketQuantile(late0, late1, 0.99),
