@@ -11,6 +11,7 @@ import {
   domainLabel,
   failureDomainOf,
   formatCeiling,
+  type DomainCount,
   type DomainState,
   type FailureDomainMode,
   type FleetAssessment,
@@ -36,8 +37,6 @@ export interface DisruptionGuardOptions {
   clock: Clock;
   metrics: ReconcilerMetrics;
   log: GuardLog;
-  /** The Clusters other replicas judge (another shard's, a Pull agent's), read from the Healthy conditions they wrote. */
-  others: () => Iterable<Cluster>;
   /** The cached Cluster by name. */
   get: (name: string) => Cluster | undefined;
   /** Worker state of a Cluster this replica probes. */
@@ -93,6 +92,13 @@ export class DisruptionGuard {
   private assessment: FleetAssessment | undefined;
   private assessedAt = -Infinity;
   private dirty = true;
+  /**
+   * The Clusters other replicas judge (another shard's, a Pull agent's), by the Healthy condition they wrote: each
+   * one's domain and verdict, and the counts per domain, kept as the informer tells of them (observeOther). At
+   * 100,000 Clusters over 10 shards an assessment reads the counts of a few domains, not 90,000 objects.
+   */
+  private readonly otherByName = new Map<string, { domain: string; failing: boolean }>();
+  private readonly otherCounts = new Map<string, DomainCount>();
   /** As of the last assessment: the latest start of a run that answered, and the earliest last run of those we wait for. */
   private maxSuccessStart = -Infinity;
   private minHeardStart = -Infinity;
@@ -123,6 +129,8 @@ export class DisruptionGuard {
     this.admitted.clear();
     this.buckets.clear();
     this.domainStates.clear();
+    this.otherByName.clear();
+    this.otherCounts.clear();
     const m = this.options.metrics;
     m.domainState.reset();
     m.verdictsWithheld.reset();
@@ -237,10 +245,42 @@ export class DisruptionGuard {
     return { kind: 'withheld', reason: d.reason, message: `${d.message}. Probe: ${desired.message}` };
   }
 
-  /** The current assessment (re-made when results came in since, or a second has passed). */
+  /**
+   * A Cluster another replica judges changed (`cluster`), or is gone or became this replica's (undefined): its
+   * verdict, as its Healthy condition tells, counts in its domain and against the ceiling.
+   */
+  observeOther(name: string, cluster: Cluster | undefined): void {
+    const j = cluster === undefined ? undefined : judgedByCondition(cluster);
+    const next = j === undefined ? undefined : { domain: this.domainOf(cluster!), failing: j === 'failing' };
+    const before = this.otherByName.get(name);
+    if (before?.domain === next?.domain && before?.failing === next?.failing) return;
+    if (before !== undefined) {
+      const c = this.otherCounts.get(before.domain)!;
+      c.total--;
+      if (before.failing) c.failing--;
+      if (c.total === 0) this.otherCounts.delete(before.domain);
+      this.otherByName.delete(name);
+    }
+    if (next !== undefined) {
+      let c = this.otherCounts.get(next.domain);
+      if (c === undefined) this.otherCounts.set(next.domain, (c = { total: 0, failing: 0 }));
+      c.total++;
+      if (next.failing) c.failing++;
+      this.otherByName.set(name, next);
+    }
+    this.dirty = true;
+  }
+
+  /**
+   * The current assessment: re-made when results came in since (at most every `tracked / 100` ms past 1,000 Clusters:
+   * 100 ms at 10,000, so that a mass failure's hundreds of reconciles a second do not each walk the fleet), or when a
+   * second has passed. A view up to that old only waits longer: the evidence rule reads the same snapshot.
+   */
   assess(): FleetAssessment {
     const now = this.options.clock.now();
-    if (this.assessment !== undefined && !this.dirty && now - this.assessedAt < 1000) return this.assessment;
+    const n = this.tracked.size;
+    const minAge = this.dirty ? (n >= 1000 ? n / 100 : 0) : 1000;
+    if (this.assessment !== undefined && now - this.assessedAt < minAge) return this.assessment;
     const own: Judged[] = [];
     let maxSuccessStart = -Infinity;
     let minHeardStart = Infinity;
@@ -262,15 +302,10 @@ export class DisruptionGuard {
     }
     this.maxSuccessStart = maxSuccessStart;
     this.minHeardStart = minHeardStart;
-    const others: Judged[] = [];
-    for (const c of this.options.others()) {
-      const j = judgedByCondition(c);
-      if (j !== undefined) others.push({ domain: this.domainOf(c), failing: j === 'failing' });
-    }
     const sentinels: SentinelState[] = [];
     for (const [name, s] of this.sentinels)
       if (s.failing !== undefined) sentinels.push({ name, failing: s.failing, confirmed: s.run >= s.threshold });
-    const a = assessFleet(own, others, sentinels, this.options.thresholds);
+    const a = assessFleet(own, this.otherCounts, sentinels, this.options.thresholds);
     this.assessment = a;
     this.assessedAt = now;
     this.dirty = false;

@@ -113,6 +113,12 @@ export interface Judged {
   confirmed?: boolean;
 }
 
+/** Clusters other replicas judge in one failure domain, counted as they change (the guard's observeOther). */
+export interface DomainCount {
+  total: number;
+  failing: number;
+}
+
 /** A sentinel's latest raw result, and whether it failed its threshold in a row. */
 export interface SentinelState {
   name: string;
@@ -155,7 +161,7 @@ export interface FleetAssessment {
  */
 export function assessFleet(
   own: readonly Judged[],
-  others: readonly Judged[],
+  others: readonly Judged[] | ReadonlyMap<string, DomainCount>,
   sentinels: readonly SentinelState[],
   t: GuardThresholds,
 ): FleetAssessment {
@@ -163,29 +169,38 @@ export function assessFleet(
   let ownFailing = 0;
   let ownConfirmed = 0;
   let fleetFailing = 0;
-  const add = (j: Judged): void => {
-    let d = domains.get(j.domain);
+  let othersTotal = 0;
+  const add = (domain: string, total: number, failing: number): void => {
+    let d = domains.get(domain);
     if (d === undefined) {
       d = { state: 'Normal', total: 0, failing: 0, large: false };
-      domains.set(j.domain, d);
+      domains.set(domain, d);
     }
-    d.total++;
-    if (j.failing) {
-      d.failing++;
-      fleetFailing++;
-    }
+    d.total += total;
+    d.failing += failing;
+    fleetFailing += failing;
   };
   for (const j of own) {
-    add(j);
+    add(j.domain, 1, j.failing ? 1 : 0);
     if (j.failing) ownFailing++;
     if (j.failing && j.confirmed === true) ownConfirmed++;
   }
-  for (const j of others) add(j);
+  if (Array.isArray(others))
+    for (const j of others as readonly Judged[]) {
+      add(j.domain, 1, j.failing ? 1 : 0);
+      othersTotal++;
+    }
+  else
+    for (const [domain, c] of others as ReadonlyMap<string, DomainCount>) {
+      if (c.total === 0) continue;
+      add(domain, c.total, c.failing);
+      othersTotal += c.total;
+    }
   for (const d of domains.values()) {
     d.state = domainState(d.total, d.failing, t);
     d.large = d.total >= t.largeDomainSize;
   }
-  const total = own.length + others.length;
+  const total = own.length + othersTotal;
   const allowed = ceilingOf(t.maxUnhealthy, total);
   const failingSentinels = sentinels.filter((x) => x.failing);
   const enough = own.length >= t.minClustersForSelfBlame;

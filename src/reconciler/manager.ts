@@ -167,7 +167,6 @@ export class ClusterController {
         clock,
         metrics,
         log,
-        others: () => this.othersOf(),
         get: (name) => this.informer.get(name),
         stateOf: (name) => this.probes.stateOf(name),
         requeue: (name) => this.enqueue(name, 'high'),
@@ -222,9 +221,10 @@ export class ClusterController {
       onError: (name, err, attempt) =>
         log.warn({ cluster: name, attempt, err: messageOf(err) }, 'reconcile failed; retrying'),
     });
-    const changed = (cluster: Cluster): void => {
+    const changed = (cluster: Cluster, gone = false): void => {
       metrics.clusters.set(this.informer.size);
       const name = cluster.metadata?.name ?? '';
+      this.guard?.observeOther(name, gone || this.owns(cluster) ? undefined : cluster);
       // Another replica's Cluster needs no reconcile here, unless it was ours a moment ago (a worker to stop): every
       // write Karmada makes to any Cluster in the fleet would otherwise go through this replica's queue.
       if (this.owns(cluster) || this.probes.stateOf(name) !== undefined) this.enqueue(name);
@@ -235,7 +235,7 @@ export class ClusterController {
       onDelete: (cluster) => {
         // A new object of the same name starts afresh: no backoff carried over.
         this.queue.forget(cluster.metadata?.name ?? '');
-        changed(cluster);
+        changed(cluster, true);
       },
       onSync: () => {
         metrics.clusters.set(this.informer.size);
@@ -294,11 +294,6 @@ export class ClusterController {
     if (this.stopped) return;
     this.queue.add(name, priority);
     this.options.metrics.queueDepth.set(this.queue.length);
-  }
-
-  /** The Clusters in the cache that other replicas judge (another shard's, Pull agents'). */
-  private *othersOf(): Generator<Cluster> {
-    for (const c of this.informer.values()) if (!this.owns(c)) yield c;
   }
 
   /** Whether this replica probes the Cluster: Pull mode's one, else Push ones (and Pull if told) in its shard. */

@@ -58,7 +58,6 @@ function harness(effect: TaintEffectOption = 'NoExecute') {
     clock,
     metrics,
     log: { info: () => undefined, warn: (_o, msg) => void warnings.push(msg) },
-    others: () => [],
     get: (n) => clusters.get(n),
     stateOf: (n) => states.get(n),
     requeue: () => undefined,
@@ -87,6 +86,74 @@ function harness(effect: TaintEffectOption = 'NoExecute') {
 }
 
 describe('disruption guard (fake clock)', () => {
+  it("counts other replicas' Clusters by the Healthy condition they wrote, as they change, each once", () => {
+    const h = harness();
+    h.add('own', 10, { region: 'r1' });
+    h.result('own', 'success');
+    const other = (name: string, status: 'True' | 'False' | undefined, region = 'r1'): Cluster => ({
+      apiVersion: 'cluster.karmada.io/v1alpha1',
+      kind: 'Cluster',
+      metadata: { name },
+      spec: { syncMode: 'Push', region },
+      ...(status !== undefined
+        ? {
+            status: {
+              conditions: [
+                {
+                  type: 'Healthy',
+                  status,
+                  reason: status === 'True' ? 'LivenessProbeSucceeded' : 'LivenessProbeFailed',
+                  message: '',
+                  lastTransitionTime: '2026-01-01T00:00:00Z',
+                },
+              ],
+            },
+          }
+        : {}),
+    });
+    h.guard.observeOther('x', other('x', 'False'));
+    h.guard.observeOther('x', other('x', 'False'));
+    h.guard.observeOther('y', other('y', 'True', 'r2'));
+    h.guard.observeOther('z', other('z', undefined));
+    h.at(1);
+    expect(h.guard.assess().fleet).to.include({ total: 3, failing: 1 });
+    expect(h.guard.assess().domains.get('r1')).to.include({ total: 2, failing: 1 });
+    expect(h.guard.assess().domains.get('r2')).to.include({ total: 1, failing: 0 });
+    h.guard.observeOther('x', other('x', 'True'));
+    h.at(2);
+    expect(h.guard.assess().fleet).to.include({ total: 3, failing: 0 });
+    h.guard.observeOther('y', other('y', 'True', 'r1'));
+    h.at(3);
+    expect(h.guard.assess().domains.get('r1')).to.include({ total: 3, failing: 0 });
+    expect(h.guard.assess().domains.has('r2'), 'an empty domain is gone').to.equal(false);
+    h.guard.observeOther('x', undefined);
+    h.guard.observeOther('y', undefined);
+    h.at(4);
+    expect(h.guard.assess().fleet).to.include({ total: 1, failing: 0 });
+    expect(h.guard.assess().domains.get('r1')).to.include({ total: 1, failing: 0 });
+  });
+
+  it('re-makes a dirty assessment at once below 1,000 Clusters, at most every tracked/100 ms above', () => {
+    for (const [n, stale] of [
+      [10, 0],
+      [2000, 20],
+    ] as const) {
+      const h = harness();
+      for (let i = 0; i < n; i++) h.add(`c${i}`, 10);
+      for (let i = 0; i < n; i++) h.result(`c${i}`, 'success');
+      h.at(1);
+      const first = h.guard.assess();
+      h.result('c0', 'failure');
+      expect(h.guard.assess() === first, `${n} Clusters, at once`).to.equal(stale > 0);
+      h.clock.set(h.clock.now() + stale / 2);
+      expect(h.guard.assess() === first, `${n} Clusters, ${stale / 2} ms on`).to.equal(stale > 0);
+      h.clock.set(h.clock.now() + stale / 2);
+      const next = h.guard.assess();
+      expect(next === first, `${n} Clusters, ${stale} ms on`).to.equal(false);
+      expect(next.own.failing).to.equal(1);
+    }
+  });
+
   it('a partition with Clusters of mixed periods taints none of the fast ones while the slow ones are unheard', () => {
     const h = harness();
     const fast = ['f0', 'f1', 'f2', 'f3', 'f4'];
