@@ -410,7 +410,7 @@ async function main(): Promise<void> {
       c.status?.conditions?.some((x) => x.type === 'Healthy' && x.status === 'True') === true;
     const tainted = (c: Cluster): boolean => (c.spec.taints ?? []).some((t) => t.key === TAINT);
 
-    log('starting the reconciler (dist/, compiled)');
+    log(`starting the reconciler (compiled, ${DIST})`);
     const script = `import { Command } from 'commander'; import { register } from '${join(DIST, 'src/cli/reconcile.js')}';
       const p = new Command('cluster-probe'); register(p); await p.parseAsync(process.argv.slice(1), { from: 'user' });`;
     child = spawn(
