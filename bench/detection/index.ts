@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { KubeConfig } from '@kubernetes/client-node';
 import { TIMING_DEFAULTS } from '../../src/api/index.js';
 import { KubeClient } from '../../src/kube/index.js';
-import { startKarmada, type KarmadaControlPlane } from '../../src/dev/karmada.js';
+import { annotateProbe, startKarmada, type KarmadaControlPlane } from '../../src/dev/karmada.js';
 import { karmadaBinaries } from '../../src/dev/karmada-playground.js';
 import { killApiServer, pauseApiServer } from '../../src/dev/member-faults.js';
 import { controlPlaneBinaries } from '../../src/dev/playground.js';
@@ -30,7 +30,6 @@ import {
   ClusterTimeline,
   FACTS,
   firstPlacementOnly,
-  PROBE_ANNOTATION,
   type ClusterState,
   type Fact,
 } from '../../test/e2e/support/detection.js';
@@ -218,14 +217,7 @@ async function main(): Promise<void> {
   const results: CaseResult[] = [];
   try {
     for (const member of karmada.members) {
-      const out = await karmada.kubectl([
-        'annotate',
-        '--overwrite',
-        'cluster',
-        member.name,
-        `${PROBE_ANNOTATION}=${JSON.stringify(PROBE)}`,
-      ]);
-      if (out.code !== 0) throw new Error(`annotating ${member.name}: ${out.stderr.trim()}`);
+      await annotateProbe((args) => karmada.kubectl(args), member.name, PROBE);
     }
     log(`probe ${JSON.stringify(PROBE)} with the defaults ${JSON.stringify(TIMING_DEFAULTS)}`);
     const reconciler = await startReconciler(CLI, karmada.host.dir, karmada.host.kubeconfigPath, (group) =>

@@ -5,7 +5,8 @@
 // skipping it. `dev nodes MEMBER --ready=false|true` flips them; `dev down` cleans it all.
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { asList, setNodesReady, startKarmada, type KarmadaControlPlane } from './karmada.js';
+import { annotateProbe, asList, setNodesReady, startKarmada, type KarmadaControlPlane } from './karmada.js';
+import { PROBE_ANNOTATION } from '../api/index.js';
 import {
   binariesFromScript,
   childFailure,
@@ -32,7 +33,6 @@ export interface KarmadaDevUpOptions {
 
 /** The sample probe every member gets: all of its (two) nodes Ready, checked every 5 s, 2 failures to taint. */
 export const PLAYGROUND_PROBE = { apiServer: { minReadyNodes: 2 }, periodSeconds: 5, failureThreshold: 2 };
-const PROBE_ANNOTATION = 'cluster.karmada.io/liveness-probe';
 
 /** The directory holding the Karmada binaries and artifacts (CLUSTER_PROBE_KARMADA_BIN, or built). */
 export function karmadaBinaries(progress: (line: string) => void): Promise<string> {
@@ -150,14 +150,7 @@ export async function devUpKarmada(options: KarmadaDevUpOptions): Promise<number
     writeState(record(karmada, startedAt));
 
     for (const member of karmada.members) {
-      const annotated = await host.kubectl([
-        'annotate',
-        '--overwrite',
-        'cluster',
-        member.name,
-        `${PROBE_ANNOTATION}=${JSON.stringify(PLAYGROUND_PROBE)}`,
-      ]);
-      if (annotated.code !== 0) throw new Error(`annotating Cluster ${member.name}: ${annotated.stderr.trim()}`);
+      await annotateProbe((args) => host.kubectl(args), member.name, PLAYGROUND_PROBE);
     }
 
     progress('starting `cluster-probe serve --probe-location annotation` and registering it on karmada-apiserver');

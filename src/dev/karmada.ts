@@ -20,7 +20,7 @@ import { makeCa, signClientPair, signServingPair } from './control-plane-pki.js'
 import { startControlPlane, type ControlPlane, type KubectlResult } from './controlplane.js';
 import { freePort, httpsGet, waitFor } from './loopback.js';
 import { ProcessGroup } from './process-group.js';
-import { definedFields } from '../api/index.js';
+import { definedFields, PROBE_ANNOTATION } from '../api/index.js';
 
 /** The group of Clusters and the APIService that serves it on a real Karmada. */
 export const KARMADA_CLUSTER_APISERVICE = 'v1alpha1.cluster.karmada.io';
@@ -130,6 +130,25 @@ async function mustKubectl(cp: ControlPlane, args: string[], input?: string, tim
 }
 
 const b64 = (text: string): string => Buffer.from(text).toString('base64');
+
+/**
+ * Puts a probe on a Cluster where Karmada keeps it (the annotation PROBE_ANNOTATION: the aggregated apiserver drops an
+ * unknown spec field), through kubectl against karmada-apiserver; a refusal is an error naming the Cluster.
+ */
+export async function annotateProbe(
+  kubectl: (args: string[]) => Promise<KubectlResult>,
+  cluster: string,
+  probe: unknown,
+): Promise<void> {
+  const out = await kubectl([
+    'annotate',
+    '--overwrite',
+    'cluster',
+    cluster,
+    `${PROBE_ANNOTATION}=${JSON.stringify(probe)}`,
+  ]);
+  if (out.code !== 0) throw new Error(`annotating Cluster ${cluster} with its probe: ${out.stderr.trim()}`);
+}
 
 /** Several objects as one JSON document kubectl applies (JSON input is one document: no `---` between objects). */
 export function asList(items: readonly unknown[]): string {

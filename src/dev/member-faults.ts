@@ -9,7 +9,7 @@ import { waitFor } from './loopback.js';
 import { ProcessGroup } from './process-group.js';
 
 /** The argv of a live process, from /proc. */
-function cmdline(pid: number): string[] | undefined {
+export function cmdline(pid: number): string[] | undefined {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8')
       .split('\0')
@@ -19,7 +19,8 @@ function cmdline(pid: number): string[] | undefined {
   }
 }
 
-function alive(pid: number): boolean {
+/** Whether a process exists and is not a zombie. */
+export function alive(pid: number): boolean {
   try {
     return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {

@@ -11,17 +11,10 @@
 import { expect } from 'chai';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient } from '../../src/kube/index.js';
-import { startKarmada, type KarmadaControlPlane } from '../../src/dev/karmada.js';
+import { annotateProbe, startKarmada, type KarmadaControlPlane } from '../../src/dev/karmada.js';
 import { pauseApiServer } from '../../src/dev/member-faults.js';
 import { startReconciler, type ReconcilerProcess } from './support/reconciler-env.js';
-import {
-  bothHealthy,
-  ClusterTimeline,
-  FACTS,
-  firstPlacementOnly,
-  PROBE_ANNOTATION,
-  type ClusterState,
-} from './support/detection.js';
+import { bothHealthy, ClusterTimeline, FACTS, firstPlacementOnly, type ClusterState } from './support/detection.js';
 
 const PERIOD_S = 1;
 const FAILURE_THRESHOLD = 2;
@@ -60,16 +53,8 @@ describe('Karmada v1.18.2: detection side by side with Karmada’s own health ch
       periodSeconds: PERIOD_S,
       failureThreshold: FAILURE_THRESHOLD,
     };
-    for (const member of karmada.members) {
-      const out = await karmada.kubectl([
-        'annotate',
-        '--overwrite',
-        'cluster',
-        member.name,
-        `${PROBE_ANNOTATION}=${JSON.stringify(probe)}`,
-      ]);
-      if (out.code !== 0) throw new Error(`annotating ${member.name}: ${out.stderr}`);
-    }
+    const k = karmada;
+    for (const member of k.members) await annotateProbe((args) => k.kubectl(args), member.name, probe);
     reconciler = await startReconciler('karmada-detection', karmada.host.kubeconfigPath, []);
     timeline = new ClusterTimeline(api, 250);
     timeline.start();

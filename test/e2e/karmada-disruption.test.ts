@@ -21,7 +21,7 @@ import { sampleWorkload } from '../../src/dev/karmada-playground.js';
 import { sleep, startReconciler, waitFor, type ReconcilerProcess } from './support/reconciler-env.js';
 
 const CLUSTERS = '/apis/cluster.karmada.io/v1alpha1/clusters';
-const PROBE_ANNOTATION = 'cluster.karmada.io/liveness-probe';
+import { PROBE_ANNOTATION } from '../../src/api/index.js';
 const TAINT = 'cluster.karmada.io/unhealthy';
 const PERIOD_S = 1;
 const FAILURE_THRESHOLD = 2;

@@ -19,7 +19,7 @@ import { startControlPlane, type ControlPlane } from './harness/controlplane.js'
 import { sleep, startReconciler, waitFor, type ReconcilerProcess } from './support/reconciler-env.js';
 
 const CLUSTERS = '/apis/cluster.karmada.io/v1alpha1/clusters';
-const PROBE_ANNOTATION = 'cluster.karmada.io/liveness-probe';
+import { PROBE_ANNOTATION } from '../../src/api/index.js';
 const LEGACY_ANNOTATION = 'cluster.karmada.io/health-checker';
 const CLI: CliInvocation = {
   command: process.execPath,

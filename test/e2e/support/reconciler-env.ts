@@ -2,12 +2,13 @@
 // a child process (logs captured, metrics scraped, always killed), bounded polling, and a kube-apiserver restart on the
 // same port (its command line read from /proc, so the harness needs no change).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { appendFileSync, openSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ControlPlane } from '../harness/controlplane.js';
+import { alive, cmdline } from '../../../src/dev/member-faults.js';
 
 export interface HealthServer {
   port: number;
@@ -183,21 +184,6 @@ export async function startReconciler(name: string, kubeconfig: string, args: st
       return out;
     },
   };
-}
-
-/** The argv of a live process, from /proc. */
-function cmdline(pid: number): string[] | undefined {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8')
-      .split('\0')
-      .filter((s) => s !== '');
-  } catch {
-    return undefined;
-  }
-}
-
-function alive(pid: number): boolean {
-  return existsSync(`/proc/${pid}`) && !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
 }
 
 export interface RestartedApiServer {
