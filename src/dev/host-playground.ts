@@ -184,17 +184,10 @@ export async function devUpKarmadaHost(options: HostDevUpOptions): Promise<numbe
       progress(line);
       await must('helm', helm, ['--kubeconfig', kubeconfig, ...args]);
     };
-    await runHelm(host.kubeconfigPath, [
-      'install',
-      RELEASE,
-      chart,
-      '-n',
-      NAMESPACE,
-      '--create-namespace',
-      '--set',
-      'target=karmada-apiserver',
-      '--wait',
-    ]);
+    // The chart on each half, as its README says: one `helm install` but for the values of that half.
+    const install = (kubeconfig: string, values: string[]): Promise<void> =>
+      runHelm(kubeconfig, ['install', RELEASE, chart, '-n', NAMESPACE, '--create-namespace', ...values, '--wait']);
+    await install(host.kubeconfigPath, ['--set', 'target=karmada-apiserver']);
     const ka = ['--kubeconfig', host.kubeconfigPath, '-n', NAMESPACE];
     let token = '';
     for (let i = 0; i < 120 && token === ''; i++) {
@@ -233,13 +226,7 @@ export async function devUpKarmadaHost(options: HostDevUpOptions): Promise<numbe
     await kc(['set-credentials', RECONCILER, `--token=${Buffer.from(token, 'base64').toString()}`]);
     await kc(['set-context', 'karmada', '--cluster=karmada-apiserver', `--user=${RECONCILER}`]);
     await kc(['use-context', 'karmada']);
-    await runHelm(hostKubeconfig, [
-      'install',
-      RELEASE,
-      chart,
-      '-n',
-      NAMESPACE,
-      '--create-namespace',
+    await install(hostKubeconfig, [
       '--set',
       'target=host',
       '--set-file',
@@ -248,7 +235,6 @@ export async function devUpKarmadaHost(options: HostDevUpOptions): Promise<numbe
       `image.tag=${built.image.slice(built.image.lastIndexOf(':') + 1)}`,
       '--set',
       'image.pullPolicy=Never',
-      '--wait',
     ]);
     record();
 
