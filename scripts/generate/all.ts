@@ -4,6 +4,7 @@ import { generateCrd } from './crd.js';
 import { filledFiles } from './default-markers.js';
 import { generateProbeFacts } from './probe-facts.js';
 import { generateTypes } from './types.js';
+import { generateJsonSchemas } from './json-schemas.js';
 import { generateDefaultingValidators, generateValidators } from './validators.js';
 
 export function generatedFiles(): Record<string, string> {
@@ -14,6 +15,8 @@ export function generatedFiles(): Record<string, string> {
     'src/schema/generated/defaulting-validators.ts': generateDefaultingValidators(),
     'manifests/crd/cluster.karmada.io_clusters.yaml': generateCrd(),
     'docs/api-reference.md': generateApiReference(),
+    // Standalone, strict JSON Schemas for kubeconform, editors and ajv (docs/validation.md).
+    ...generateJsonSchemas(),
     // Files that show defaults, each marked value filled from the table (default-markers.ts).
     ...filledFiles('test/fixtures/webhook', '.yaml'),
     ...filledFiles('docs', '.md'),
