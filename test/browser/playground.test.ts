@@ -176,8 +176,15 @@ function expectAgreement(shown: PageAnswer, node: NodeAnswer): void {
 
 const CA_BUNDLE = fixture('schema/ca.b64').trim();
 const base64 = (s: string): string => btoa(s);
+const CA_PEM = atob(CA_BUNDLE);
 /** A PEM CERTIFICATE block whose DER is not a certificate. */
-const NOT_A_CERTIFICATE = base64('-----BEGIN CERTIFICATE-----\nMIIBAAAAAAAAAAAA\n-----END CERTIFICATE-----\n');
+const NOT_A_CERTIFICATE_PEM = '-----BEGIN CERTIFICATE-----\nMIIBAAAAAAAAAAAA\n-----END CERTIFICATE-----\n';
+/** The fixture's certificate with the second half of its DER gone (the PEM still well formed). */
+function truncatedCertificate(pem: string): string {
+  const body = pem.replace(/-----[A-Z ]+-----/g, '').replace(/\s+/g, '');
+  const half = body.slice(0, Math.floor(body.length / 8) * 4);
+  return `-----BEGIN CERTIFICATE-----\n${half.replace(/.{1,64}/g, '$&\n')}-----END CERTIFICATE-----\n`;
+}
 
 const httpCluster = parseYaml(fixture('clusters/member-http.yaml')) as Obj;
 function withName(name: string): Obj {
@@ -274,7 +281,17 @@ const CASES: Case[] = [
   },
   {
     name: 'a caBundle whose CERTIFICATE block is no X.509 certificate',
-    text: stringifyYaml(withCaBundle(NOT_A_CERTIFICATE)),
+    text: stringifyYaml(withCaBundle(base64(NOT_A_CERTIFICATE_PEM))),
+    covers: (n) => expect(fields(parsed(n).validation.errors)).to.include(CA_FIELD),
+  },
+  {
+    name: 'a caBundle whose certificate is cut in half',
+    text: json(withCaBundle(base64(truncatedCertificate(CA_PEM)))),
+    covers: (n) => expect(fields(parsed(n).validation.errors)).to.include(CA_FIELD),
+  },
+  {
+    name: 'a caBundle of a good certificate and a bad one',
+    text: json(withCaBundle(base64(CA_PEM + NOT_A_CERTIFICATE_PEM))),
     covers: (n) => expect(fields(parsed(n).validation.errors)).to.include(CA_FIELD),
   },
   {
