@@ -63,7 +63,8 @@ export async function buildPlayground(outDir = DEFAULT_OUT_DIR) {
 export function servePlayground(dir, { host = '127.0.0.1', port = 0 } = {}) {
   const served = new Set([...STATIC_FILES, 'main.js', 'main.js.map']);
   const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname).replace(/^\/+/, '') || 'index.html';
+    // The few names served are plain ASCII: the path is compared as sent, never decoded or joined onto the disk.
+    const path = new URL(req.url ?? '/', 'http://x').pathname.replace(/^\/+/, '') || 'index.html';
     if ((req.method !== 'GET' && req.method !== 'HEAD') || !served.has(path)) {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
       return;
