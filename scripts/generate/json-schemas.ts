@@ -43,6 +43,27 @@ export const JSON_SCHEMA_FILES = {
   healthCheckerAnnotation: `${JSON_SCHEMA_DIR}/annotations/health-checker.json`,
 } as const;
 
+/**
+ * A subschema that requires `names`. It names them under `properties` too (as `true`) and says `type`: ajv's
+ * strictRequired refuses a required property that its own schema object does not define, strictTypes a `required`
+ * without `type: object`.
+ */
+const requires = (names: string[]): Node => ({
+  type: 'object',
+  properties: Object.fromEntries(names.map((n) => [n, true])),
+  required: names,
+});
+
+/**
+ * kubeconform's -schema-location for each layout above, relative to the repository (kubeconform lowercases
+ * ResourceKind; Group and ResourceAPIVersion are split from apiVersion as written).
+ */
+export const KUBECONFORM_SCHEMA_LOCATIONS = {
+  catalog: `${JSON_SCHEMA_DIR}/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json`,
+  kindGroupVersion: `${JSON_SCHEMA_DIR}/{{.ResourceKind}}-{{.Group}}-{{.ResourceAPIVersion}}.json`,
+  kindSuffix: `${JSON_SCHEMA_DIR}/{{.ResourceKind}}{{.KindSuffix}}.json`,
+} as const;
+
 // --- Kubernetes' name rules as patterns (apimachinery util/validation, as src/schema/k8s-names.ts applies them).
 // Each pattern is valid in ECMA-262 (ajv, yaml-language-server) and in Go's RE2 (kubeconform): no look-around, no
 // back-references. JSON Schema's `pattern` is unanchored, so each is anchored here.
@@ -86,9 +107,57 @@ const METADATA: Node = {
   ],
 };
 
+/**
+ * Karmada's apiEndpoint as far as a pattern can follow Go's url.Parse: a scheme, `://`, a host, no user information,
+ * no query, no fragment (the port's range and IPv6 brackets are left to the library).
+ */
+const API_ENDPOINT: Node = { pattern: '^$|^[A-Za-z][-+.A-Za-z0-9]*://[^/?#@]+(/[^?#]*)?$' };
+const NON_EMPTY: Node = { minLength: 1 };
+/** apimachinery's quantity expression (resource.Quantity), around the white space the library trims. */
+const QUANTITY: Node = { pattern: '^\\s*([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)\\s*$' };
+
+/** The probe's handlers that dial a host of their own (httpGet, tcpSocket, grpc), read from schemas/. */
+const HOST_HANDLERS = Object.entries(livenessProbeSchema.properties ?? {})
+  .filter(([, v]) => v.properties?.host !== undefined)
+  .map(([k]) => k);
+
+/** Rules between fields of spec that draft-07 says with if/then. */
+const SPEC_RULES: Node[] = [
+  // apiServer probes through the member's own API: it needs spec.apiEndpoint, and a Push cluster's credentials.
+  {
+    if: { properties: { livenessProbe: requires(['apiServer']) }, required: ['livenessProbe'] },
+    then: requires(['apiEndpoint']),
+  },
+  {
+    if: {
+      properties: { syncMode: { const: 'Push' }, livenessProbe: requires(['apiServer']) },
+      required: ['syncMode', 'livenessProbe'],
+    },
+    then: requires(['secretRef']),
+  },
+  // Without spec.apiEndpoint a probe has no default host.
+  {
+    if: { not: requires(['apiEndpoint']) },
+    then: {
+      properties: {
+        livenessProbe: {
+          type: 'object',
+          properties: Object.fromEntries(HOST_HANDLERS.map((h) => [h, requires(['host'])])),
+        },
+      },
+    },
+  },
+];
+
 /** Keywords added at a path of a source schema (by $id): `a.b` for properties, `a[]` for items. */
 const ADDED: Record<string, Record<string, Node>> = {
   'cluster.schema.json': {
+    spec: { allOf: SPEC_RULES },
+    'spec.apiEndpoint': API_ENDPOINT,
+    'spec.secretRef.namespace': NON_EMPTY,
+    'spec.secretRef.name': NON_EMPTY,
+    'spec.impersonatorSecretRef.namespace': NON_EMPTY,
+    'spec.impersonatorSecretRef.name': NON_EMPTY,
     'spec.provider': LABEL_VALUE,
     'spec.region': LABEL_VALUE,
     'spec.zone': LABEL_VALUE,
@@ -112,8 +181,12 @@ const ADDED: Record<string, Record<string, Node>> = {
   },
 };
 
-/** The string side of an int-or-string at a path: a named port. */
+/** The string side of an int-or-string at a path: a named port, a quantity. */
 const STRING_SIDE: Record<string, Record<string, Node>> = {
+  'cluster.schema.json': {
+    'spec.resourceModels[].ranges[].min': QUANTITY,
+    'spec.resourceModels[].ranges[].max': QUANTITY,
+  },
   'liveness-probe.schema.json': { 'httpGet.port': PORT_NAME, 'tcpSocket.port': PORT_NAME },
 };
 
@@ -125,15 +198,6 @@ interface Rule {
   rule: string;
   message: string;
 }
-
-/**
- * A subschema that requires `names`. It names them under `properties` too (as `true`): ajv's strictRequired refuses a
- * required property that its own schema object does not define.
- */
-const requires = (names: string[]): Node => ({
-  properties: Object.fromEntries(names.map((n) => [n, true])),
-  required: names,
-});
 
 const hasList = (text: string): string[] | undefined => {
   const names = [...text.matchAll(/has\(self\.(\w+)\)/g)].map((m) => m[1] ?? '');
