@@ -57,6 +57,19 @@ describe('the generated JSON Schemas (schemas/json/)', function () {
     });
   }
 
+  it('judges the liveness-probe annotation by the very rules of spec.livenessProbe (so its rows hold for both)', function () {
+    const strip = (node: unknown): unknown => {
+      const { $schema: _s, title: _t, description: _d, ...rest } = node as Record<string, unknown>;
+      return rest;
+    };
+    const cluster = readJson(JSON_SCHEMA_FILES.catalog) as {
+      properties: { spec: { properties: { livenessProbe: unknown } } };
+    };
+    expect(strip(readJson(JSON_SCHEMA_FILES.probeAnnotation))).to.deep.equal(
+      strip(cluster.properties.spec.properties.livenessProbe),
+    );
+  });
+
   it('publishes one Cluster schema under every layout', function () {
     const texts = [JSON_SCHEMA_FILES.catalog, JSON_SCHEMA_FILES.kindGroupVersion, JSON_SCHEMA_FILES.kindSuffix].map(
       (f) => readFileSync(join(repoRoot, f), 'utf8'),
