@@ -3,6 +3,7 @@
 // duration on our own clock (no trust in others' clocks), give up leadership when renewal fails past the deadline,
 // and release (empty holder) on a clean stop so a follower takes over at once.
 import { isStatus, type KubeApi } from './client.js';
+import { clockTimeout, RealClock, type Clock, type TimerHandle } from './clock.js';
 import { messageOf } from '../api/index.js';
 
 interface LeaseSpec {
@@ -38,6 +39,8 @@ export interface LeaderElectorOptions {
   onStoppedLeading: () => void;
   onWrite?: (outcome: 'ok' | 'conflict' | 'error') => void;
   log: LeaderElectionLog;
+  /** The clock the lease duration, renew deadline and retry period are measured on (tests inject a fake one). */
+  clock?: Clock;
 }
 
 /** MicroTime: RFC 3339 with six fractional digits. */
@@ -51,16 +54,18 @@ export class LeaderElector {
   private observedAt = 0;
   private lastRenew = 0;
   private current: Lease | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: TimerHandle | undefined;
   /** Ends leadership at lastRenew + renewDeadlineMs whatever an attempt is waiting for (a socket, a hung request). */
-  private deadline: NodeJS.Timeout | undefined;
+  private deadline: TimerHandle | undefined;
   private running: Promise<void> | undefined;
   private stopped = false;
   private readonly leaseDurationMs: number;
   private readonly renewDeadlineMs: number;
   private readonly retryPeriodMs: number;
+  private readonly clock: Clock;
 
   constructor(private readonly options: LeaderElectorOptions) {
+    this.clock = options.clock ?? new RealClock();
     this.leaseDurationMs = options.leaseDurationMs ?? 15_000;
     this.renewDeadlineMs = options.renewDeadlineMs ?? Math.round((this.leaseDurationMs * 2) / 3);
     this.retryPeriodMs = options.retryPeriodMs ?? Math.max(200, Math.round(this.leaseDurationMs / 7.5));
@@ -84,11 +89,12 @@ export class LeaderElector {
   /** Leadership ends once renewDeadlineMs have passed since the last renewal, on a timer of its own. */
   private checkDeadline = (): void => {
     if (!this.leading) return;
-    const left = this.renewDeadlineMs - (performance.now() - this.lastRenew);
+    const left = this.renewDeadlineMs - (this.clock.now() - this.lastRenew);
     if (left > 0) {
-      // A timer may fire a little before performance.now() says it is due: look again then, never give up the check.
-      if (this.deadline !== undefined) clearTimeout(this.deadline);
-      if (!this.stopped) this.deadline = setTimeout(this.checkDeadline, Math.ceil(left) + 1);
+      // A timer may fire a little before the clock says it is due: look again then, never give up the check.
+      if (this.deadline !== undefined) this.clock.clearTimer(this.deadline);
+      if (!this.stopped)
+        this.deadline = this.clock.setTimer(this.clock.now() + Math.ceil(left) + 1, this.checkDeadline);
       return;
     }
     this.leading = false;
@@ -100,15 +106,20 @@ export class LeaderElector {
     if (this.stopped) return;
     // One deadline for the whole attempt (GET, then PUT), as client-go's renew deadline: when leading, what is left
     // until the last renewal's deadline; a GET slow by most of it no longer leaves the PUT a deadline of its own.
-    const left = this.leading ? this.renewDeadlineMs - (performance.now() - this.lastRenew) : this.renewDeadlineMs;
-    this.running = this.tryAcquireOrRenew(AbortSignal.timeout(Math.max(1, Math.round(left))))
+    const left = this.leading ? this.renewDeadlineMs - (this.clock.now() - this.lastRenew) : this.renewDeadlineMs;
+    const attempt = clockTimeout(this.clock, Math.max(1, Math.round(left)));
+    this.running = this.tryAcquireOrRenew(attempt.signal)
       .catch((err: unknown) => {
         this.options.log.warn({ lease: this.options.name, err: messageOf(err) }, 'lease update failed');
       })
       .finally(() => {
+        attempt.clear();
         this.checkDeadline();
         if (!this.stopped)
-          this.timer = setTimeout(this.tick, this.retryPeriodMs * (this.leading ? 1 : 1 + Math.random() * 0.2));
+          this.timer = this.clock.setTimer(
+            this.clock.now() + this.retryPeriodMs * (this.leading ? 1 : 1 + Math.random() * 0.2),
+            this.tick,
+          );
       });
   };
 
@@ -142,9 +153,9 @@ export class LeaderElector {
   }
 
   private becameLeader(): void {
-    this.lastRenew = performance.now();
-    if (this.deadline !== undefined) clearTimeout(this.deadline);
-    this.deadline = setTimeout(this.checkDeadline, this.renewDeadlineMs);
+    this.lastRenew = this.clock.now();
+    if (this.deadline !== undefined) this.clock.clearTimer(this.deadline);
+    this.deadline = this.clock.setTimer(this.lastRenew + this.renewDeadlineMs, this.checkDeadline);
     if (!this.leading) {
       this.leading = true;
       this.options.log.info({ lease: this.options.name, identity: this.options.identity }, 'leadership acquired');
@@ -180,14 +191,14 @@ export class LeaderElector {
     const record = JSON.stringify([spec.holderIdentity, spec.renewTime, spec.leaseDurationSeconds]);
     if (record !== this.observedRecord) {
       this.observedRecord = record;
-      this.observedAt = performance.now();
+      this.observedAt = this.clock.now();
     }
     const holder = spec.holderIdentity ?? '';
     // A duration that is not a positive number (the apiserver validates it, a stand-in may not) is ours, never 0.
     const written = spec.leaseDurationSeconds;
     const durationMs =
       typeof written === 'number' && Number.isFinite(written) && written > 0 ? written * 1000 : this.leaseDurationMs;
-    if (holder !== '' && holder !== this.options.identity && performance.now() - this.observedAt < durationMs) {
+    if (holder !== '' && holder !== this.options.identity && this.clock.now() - this.observedAt < durationMs) {
       if (this.leading) {
         this.leading = false;
         this.options.onStoppedLeading();
@@ -202,15 +213,15 @@ export class LeaderElector {
     }
     const s = this.current.spec ?? {};
     this.observedRecord = JSON.stringify([s.holderIdentity, s.renewTime, s.leaseDurationSeconds]);
-    this.observedAt = performance.now();
+    this.observedAt = this.clock.now();
     this.becameLeader();
   }
 
   /** Stops campaigning; when leading, releases the lease so a follower takes over without waiting for it to expire. */
   async stop(release = true): Promise<void> {
     this.stopped = true;
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    if (this.deadline !== undefined) clearTimeout(this.deadline);
+    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
+    if (this.deadline !== undefined) this.clock.clearTimer(this.deadline);
     await this.running;
     if (!this.leading) return;
     this.leading = false;

@@ -1,9 +1,11 @@
 // Leader election against a Lease API that stalls: a renewal that never answers (a request queued behind 128 watch
 // sockets ignores its timeout on Node 20) must still end leadership at the renew deadline, measured from the last
 // renewal for the whole attempt; and a Lease held by another replica with a duration that is not a positive number is
-// not taken over at once.
+// not taken over at once. On a fake clock (docs/testing.md): the deadline is checked to the millisecond, and a busy
+// machine cannot move it.
 import { expect } from 'chai';
 import { KubeApiError, LeaderElector, type KubeApi } from '../../../src/kube/index.js';
+import { FakeClock } from '../probe/fake-clock.js';
 
 interface LeaseLike {
   metadata: { name: string; namespace: string; resourceVersion: string };
@@ -15,6 +17,7 @@ class StallingLeases implements KubeApi {
   lease: LeaseLike | undefined;
   renewals = 0;
   constructor(
+    private readonly clock: FakeClock,
     private readonly stall: 'never-answer' | 'slow-get-then-hang' | 'none',
     private readonly stallAfter = 1,
   ) {}
@@ -26,7 +29,8 @@ class StallingLeases implements KubeApi {
   async request<T>(method: string, _path: string, options: { body?: unknown } = {}): Promise<T> {
     if (method === 'GET') {
       if (this.stalling && this.stall === 'never-answer') return new Promise<T>(() => undefined); // ignores its signal
-      if (this.stalling) await new Promise((r) => setTimeout(r, 450));
+      if (this.stalling)
+        await new Promise((r) => this.clock.setTimer(this.clock.now() + SLOW_GET_MS, () => r(undefined)));
       if (this.lease === undefined) throw new KubeApiError(404, 'NotFound', 'leases "lease" not found');
       return structuredClone(this.lease) as T;
     }
@@ -44,9 +48,16 @@ class StallingLeases implements KubeApi {
 
 const log = { info: () => undefined, warn: () => undefined };
 const TIMING = { leaseDurationMs: 1_500, renewDeadlineMs: 1_000, retryPeriodMs: 100 };
+/** How long the slow GET takes: most of the renew deadline, leaving the PUT after it less than a deadline. */
+const SLOW_GET_MS = 450;
 
-/** A started elector for Lease ns/lease as `me`, on TIMING. */
-function electorOn(api: KubeApi, onStartedLeading = (): void => undefined, onStoppedLeading = (): void => undefined) {
+/** A started elector for Lease ns/lease as `me`, on TIMING and `clock`. */
+function electorOn(
+  api: KubeApi,
+  clock: FakeClock,
+  onStartedLeading = (): void => undefined,
+  onStoppedLeading = (): void => undefined,
+) {
   const elector = new LeaderElector({
     api,
     namespace: 'ns',
@@ -56,56 +67,74 @@ function electorOn(api: KubeApi, onStartedLeading = (): void => undefined, onSto
     onStartedLeading,
     onStoppedLeading,
     log,
+    clock,
   });
   elector.start();
   return elector;
 }
 
-async function leaderFor(api: KubeApi): Promise<{ elector: LeaderElector; lostAt: () => number; renewedAt: number }> {
-  let lost = 0;
-  let started = 0;
+async function leaderFor(
+  api: KubeApi,
+  clock: FakeClock,
+): Promise<{ elector: LeaderElector; lostAt: () => number | undefined; renewedAt: () => number }> {
+  let lost: number | undefined;
+  let renewed = 0;
   const elector = electorOn(
     api,
-    () => (started = performance.now()),
-    () => (lost = performance.now()),
+    clock,
+    () => (renewed = clock.now()),
+    () => (lost = clock.now()),
   );
-  const deadline = Date.now() + 2_000;
-  while (!elector.isLeader && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-  expect(elector.isLeader, 'became leader').to.equal(true);
-  return { elector, lostAt: () => lost, renewedAt: started };
+  await clock.advance(0);
+  expect(elector.isLeader, 'became leader on its first attempt').to.equal(true);
+  return { elector, lostAt: () => lost, renewedAt: () => renewed };
 }
 
 describe('leader election against a Lease API that stalls', function () {
-  this.timeout(10_000);
-
   it('gives up leadership at the renew deadline when a renewal never answers', async () => {
-    const api = new StallingLeases('never-answer');
-    const { elector, lostAt, renewedAt } = await leaderFor(api);
-    await new Promise((r) => setTimeout(r, TIMING.renewDeadlineMs + 400));
+    const clock = new FakeClock(1_000);
+    const api = new StallingLeases(clock, 'never-answer');
+    const { elector, lostAt, renewedAt } = await leaderFor(api, clock);
+    await clock.advance(TIMING.renewDeadlineMs - 1);
+    expect(elector.isLeader, 'still leading 1 ms before the renew deadline').to.equal(true);
+    expect(api.renewals, 'no renewal answered after the first write').to.equal(1);
+    await clock.advance(2);
     expect(elector.isLeader, 'still leading after the renew deadline').to.equal(false);
-    expect(lostAt() - renewedAt).to.be.within(TIMING.renewDeadlineMs - 50, TIMING.renewDeadlineMs + 300);
+    // At the deadline, or the 1 ms after it that the check waits for a timer that fired early.
+    expect(lostAt()! - renewedAt()).to.be.within(TIMING.renewDeadlineMs, TIMING.renewDeadlineMs + 1);
     void elector.stop(false);
   });
 
   it('counts the deadline for the whole attempt: a slow GET then a PUT that hangs', async () => {
-    const api = new StallingLeases('slow-get-then-hang');
-    const { elector, lostAt, renewedAt } = await leaderFor(api);
-    await new Promise((r) => setTimeout(r, TIMING.renewDeadlineMs + 400));
+    const clock = new FakeClock(1_000);
+    const api = new StallingLeases(clock, 'slow-get-then-hang');
+    const { elector, lostAt, renewedAt } = await leaderFor(api, clock);
+    // The renewal starts a retry period after the write; its GET answers SLOW_GET_MS later, its PUT never: the PUT
+    // gets what is left of the one deadline, not a deadline of its own (which would end at 100 + 450 + 1000 ms).
+    await clock.advance(TIMING.retryPeriodMs + SLOW_GET_MS + 1);
+    expect(elector.isLeader, 'leading while the PUT waits').to.equal(true);
+    await clock.advance(TIMING.renewDeadlineMs);
     expect(elector.isLeader).to.equal(false);
-    expect(lostAt() - renewedAt).to.be.below(TIMING.renewDeadlineMs + 300);
+    expect(lostAt()! - renewedAt()).to.be.within(TIMING.renewDeadlineMs, TIMING.renewDeadlineMs + 1);
     void elector.stop(false);
   });
 
   it('does not take over at once a Lease held by another with a duration that is not a positive number', async () => {
     for (const leaseDurationSeconds of [0, -5, 'abc']) {
-      const api = new StallingLeases('none');
+      const clock = new FakeClock(1_000);
+      const api = new StallingLeases(clock, 'none');
       api.lease = {
         metadata: { name: 'lease', namespace: 'ns', resourceVersion: '1' },
         spec: { holderIdentity: 'other', leaseDurationSeconds, renewTime: new Date().toISOString() },
       };
-      const elector = electorOn(api);
-      await new Promise((r) => setTimeout(r, 500));
+      const elector = electorOn(api, clock);
+      await clock.advance(500);
       expect(elector.isLeader, `leaseDurationSeconds ${String(leaseDurationSeconds)}`).to.equal(false);
+      // Its own lease duration, on its own clock, from when it first saw the record: then the lease has expired.
+      await clock.advance(TIMING.leaseDurationMs - 500 - 1);
+      expect(elector.isLeader, `leaseDurationSeconds ${String(leaseDurationSeconds)}, before expiry`).to.equal(false);
+      await clock.advance(2 * TIMING.retryPeriodMs);
+      expect(elector.isLeader, `leaseDurationSeconds ${String(leaseDurationSeconds)}, after expiry`).to.equal(true);
       await elector.stop(false);
     }
   });
