@@ -31,7 +31,7 @@ function shutdown(server: grpc.Server): Promise<void> {
 }
 
 describe('grpc probe', function () {
-  this.timeout(10_000);
+  this.timeout(30_000);
   let health: grpc.Server;
   let bare: grpc.Server;
   let healthPort: number;
@@ -113,7 +113,8 @@ describe('grpc probe', function () {
       timeoutSeconds: 1,
     });
     expect(res).to.include({ result: 'failure', message: 'timeout: health rpc did not complete within 1s' });
-    expect(res.durationMs).to.be.within(900, 2500);
+    // The timeout ended it (the message says so): never before it; the upper bound only catches a hang (10x).
+    expect(res.durationMs).to.be.within(900, 10_000);
   });
 
   it('fails when nothing listens, after the timeout, as the kubelet', async () => {
