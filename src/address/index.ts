@@ -17,6 +17,8 @@ export {
   addressText,
   embeddedIPv4,
   formatIPv4,
+  hostToASCII,
+  ipFamily,
   parseAddress,
   parseIPv4,
   parseIPv6,

@@ -1,7 +1,7 @@
 // Reads an address in every spelling that reaches a socket: IPv4 as the WHATWG URL host parser and inet_aton read it
 // (hexadecimal, octal, one to four parts, a trailing dot), IPv6 with brackets, a zone or a dotted tail, and the IPv4
-// address that an IPv6 form carries. Pure: no I/O, imports nothing but node:url.
-import { domainToASCII } from 'node:url';
+// address that an IPv6 form carries; and the strict textual forms (net.isIP's). Pure: no I/O, no import, nothing of
+// Node's: it runs in the schema library's browser bundle as well as in the probe engine.
 
 /** How an IPv6 address carries an IPv4 one. */
 export type Embedding = 'IPv4-mapped' | 'IPv4-compatible' | 'IPv4-translated' | 'NAT64' | '6to4';
@@ -172,8 +172,52 @@ export function parseAddress(host: string): ParsedAddress | undefined {
   // Non-ASCII digits (full-width and the like) become ASCII as the URL parser's domain-to-ASCII step does.
   // eslint-disable-next-line no-control-regex
   if (v4 === undefined && /[^\x00-\x7f]/.test(h)) {
-    const ascii = domainToASCII(h);
+    const ascii = hostToASCII(h);
     if (ascii !== '' && !ascii.includes(':')) v4 = parseIPv4(ascii);
   }
   return v4 === undefined ? undefined : { family: 4, value: v4 };
+}
+
+/**
+ * The WHATWG URL host parser's result for `host` as a special URL's hostname (UTS #46 mapping, punycode, IPv4
+ * numbers made dotted), or '' when it is no host: what node:url's domainToASCII returns (Node sets the hostname of
+ * `ws://x` with ada's set_hostname). The URL class is the same parser in Node and in every browser, so no IDNA table
+ * is shipped. A refused set leaves the hostname as it was: set on two URLs, a host that maps to `x` gives `x` on both.
+ */
+export function hostToASCII(host: string): string {
+  if (host === '') return '';
+  const a = new URL('ws://x');
+  a.hostname = host;
+  if (a.hostname !== 'x') return a.hostname;
+  const b = new URL('ws://y');
+  b.hostname = host;
+  return b.hostname === 'x' ? 'x' : '';
+}
+
+const V4_SEG = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])';
+const V4_STR = `(?:${V4_SEG}\\.){3}${V4_SEG}`;
+const V6_SEG = '(?:[0-9a-fA-F]{1,4})';
+const IPV4_TEXT = new RegExp(`^${V4_STR}$`);
+const IPV6_TEXT = new RegExp(
+  '^(?:' +
+    `(?:${V6_SEG}:){7}(?:${V6_SEG}|:)|` +
+    `(?:${V6_SEG}:){6}(?:${V4_STR}|:${V6_SEG}|:)|` +
+    `(?:${V6_SEG}:){5}(?::${V4_STR}|(?::${V6_SEG}){1,2}|:)|` +
+    `(?:${V6_SEG}:){4}(?:(?::${V6_SEG}){0,1}:${V4_STR}|(?::${V6_SEG}){1,3}|:)|` +
+    `(?:${V6_SEG}:){3}(?:(?::${V6_SEG}){0,2}:${V4_STR}|(?::${V6_SEG}){1,4}|:)|` +
+    `(?:${V6_SEG}:){2}(?:(?::${V6_SEG}){0,3}:${V4_STR}|(?::${V6_SEG}){1,5}|:)|` +
+    `(?:${V6_SEG}:){1}(?:(?::${V6_SEG}){0,4}:${V4_STR}|(?::${V6_SEG}){1,6}|:)|` +
+    `(?::(?:(?::${V6_SEG}){0,5}:${V4_STR}|(?::${V6_SEG}){1,7}|:))` +
+    ')(?:%[0-9a-zA-Z-.:]{1,})?$',
+);
+
+/**
+ * node:net's isIP, portably (the same expressions as Node 20's lib/internal/net.js): 4 for a strict dotted quad, 6 for
+ * an IPv6 text (a `%zone` allowed, no brackets), 0 for anything else, including the looser spellings parseAddress
+ * reads. test/unit/address-spelling.test.ts holds it to node:net.
+ */
+export function ipFamily(text: string): 0 | 4 | 6 {
+  if (IPV4_TEXT.test(text)) return 4;
+  if (IPV6_TEXT.test(text)) return 6;
+  return 0;
 }

@@ -6,7 +6,7 @@
 import { hostOfUrl, parseEndpoint } from '../address/index.js';
 import { append, FieldPath, fieldErrors, type FieldError } from './field-error.js';
 import { goURLParse } from './go-url.js';
-import { isDNS1123Label, isQualifiedName, isValidLabelValue } from './k8s-names.js';
+import { isDNS1123Label, isQualifiedName, isValidLabelValue, longerThan } from './k8s-names.js';
 import { memoize } from './memo.js';
 import { resourceModelErrors } from './resource-models.js';
 import { isRecord } from '../api/index.js';
@@ -16,10 +16,7 @@ const ENDPOINT_FORM = '; desired format: hostname, hostname:port, IP or IP:port'
 
 /** Karmada's ValidateClusterName; Go's len() counts UTF-8 bytes. */
 const clusterNameProblems = memoize((name: string): string[] => {
-  const tooLong =
-    name.length > CLUSTER_NAME_MAX ||
-    (name.length * 3 > CLUSTER_NAME_MAX && Buffer.byteLength(name, 'utf8') > CLUSTER_NAME_MAX);
-  if (tooLong) return [`must be no more than ${CLUSTER_NAME_MAX} characters`];
+  if (longerThan(name, CLUSTER_NAME_MAX)) return [`must be no more than ${CLUSTER_NAME_MAX} characters`];
   return isDNS1123Label(name);
 });
 

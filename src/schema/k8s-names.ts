@@ -4,7 +4,7 @@
 // test/unit/schema/kubernetes-messages.test.ts holds each message beside the upstream function it comes from.
 // Each check returns the list of problems as strings; callers attach them to a field path.
 // Pure: no I/O.
-import { isIP } from 'node:net';
+import { ipFamily } from '../address/index.js';
 import { memoize } from './memo.js';
 
 const DNS1123_LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
@@ -34,10 +34,31 @@ export const maxLenError = (n: number): string => `must be no more than ${n} cha
 /** The same limit as api/validate/content words it (label keys and values). */
 const maxBytesError = (n: number): string => `must be no more than ${n} bytes`;
 
+/**
+ * The length of `value` in UTF-8 bytes, as Go's len() counts the string the apiserver decoded: a lone surrogate
+ * counts 3 (it becomes U+FFFD, as TextEncoder and Buffer.byteLength have it). A scan, nothing allocated.
+ */
+export function utf8Length(value: string): number {
+  let n = value.length;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < value.length) {
+      const d = value.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n += 2; // a pair: 4 bytes for 2 code units
+        i++;
+      } else n += 2;
+    } else n += 2;
+  }
+  return n;
+}
+
 /** Go's len(value) > limit: UTF-8 bytes, counted only when the UTF-16 length cannot decide. */
-function longerThan(value: string, limit: number): boolean {
+export function longerThan(value: string, limit: number): boolean {
   if (value.length > limit) return true;
-  return value.length * 3 > limit && Buffer.byteLength(value, 'utf8') > limit;
+  return value.length * 3 > limit && utf8Length(value) > limit;
 }
 export const inclusiveRangeError = (lo: number, hi: number): string => `must be between ${lo} and ${hi}, inclusive`;
 
@@ -149,7 +170,7 @@ function isHTTPHeaderNameUncached(value: string): string[] {
 
 /** A probe host: an IP address, or a DNS-1123 subdomain (the kubelet dials whatever it is given; we are stricter). */
 function isValidHostUncached(value: string): string[] {
-  if (isIP(value) !== 0) return [];
+  if (ipFamily(value) !== 0) return [];
   return isDNS1123Subdomain(value).map((m) => `must be a valid IP address or DNS name: ${m}`);
 }
 
