@@ -3,7 +3,7 @@
 // Pure: defaultCluster and defaultProbe return a copy and never mutate their argument; defaultClusterInPlace, for the
 // webhook, defaults the copy its caller holds.
 import { cloneJson } from './clone.js';
-import { isDeepStrictEqual } from 'node:util';
+import { jsonEqual } from './json-equal.js';
 import { defaultingValidators } from './ajv-validators.js';
 import { PROBE_ANNOTATION, type ProbeLocation } from './constants.js';
 import { isRecord, type LivenessProbe } from '../api/index.js';
@@ -48,7 +48,7 @@ export function defaultClusterInPlace(obj: unknown): void {
     }
     if (isRecord(parsed)) {
       const defaulted = defaultProbe(parsed);
-      if (!isDeepStrictEqual(defaulted, parsed)) annotations[PROBE_ANNOTATION] = JSON.stringify(defaulted);
+      if (!jsonEqual(defaulted, parsed)) annotations[PROBE_ANNOTATION] = JSON.stringify(defaulted);
     }
   }
 }

@@ -3,7 +3,7 @@
 // Idempotent; never drops what the user wrote; what it cannot carry comes back as field errors (an ErrorList, never
 // thrown), with the object unchanged. Pure: no I/O.
 import { cloneJson } from './clone.js';
-import { isDeepStrictEqual } from 'node:util';
+import { jsonEqual } from './json-equal.js';
 import type { DenyHosts } from './address-ranges.js';
 import { LEGACY_ANNOTATION, PROBE_ANNOTATION, type ProbeLocation } from './constants.js';
 import { defaultProbe } from './defaults.js';
@@ -82,7 +82,7 @@ function disagreement(legacy: LivenessProbe, existing: unknown): string | undefi
   const b = defaultProbe(existing) as LivenessProbe;
   if (b.httpGet === undefined) return 'the existing probe has no httpGet handler';
   for (const k of ['scheme', 'host', 'port', 'path', 'caBundle'] as const)
-    if (!isDeepStrictEqual(a.httpGet?.[k], b.httpGet[k]))
+    if (!jsonEqual(a.httpGet?.[k], b.httpGet[k]))
       return `httpGet.${k} is ${JSON.stringify(b.httpGet[k])}, the annotation says ${JSON.stringify(a.httpGet?.[k])}`;
   if (a.timeoutSeconds !== b.timeoutSeconds)
     return `timeoutSeconds is ${String(b.timeoutSeconds)}, the annotation's probe had ${String(a.timeoutSeconds)}`;
@@ -114,7 +114,7 @@ export function migrateCluster(obj: unknown, options: MigrateOptions): Migration
       writeProbe(copy, h, target, misplaced);
       clearProbe(h, other);
       warnings.push(`moved the probe from ${where(other)} to ${where(target)}`);
-    } else if (isDeepStrictEqual(defaultProbe(current), defaultProbe(misplaced))) {
+    } else if (jsonEqual(defaultProbe(current), defaultProbe(misplaced))) {
       clearProbe(h, other);
       warnings.push(`removed ${where(other)}: ${where(target)} holds the same probe`);
     } else {
