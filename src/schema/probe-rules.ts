@@ -1,11 +1,11 @@
 // The probe rules JSON Schema cannot say: exactly one handler, port numbers and IANA names, integer-only gRPC
 // ports, header names, hosts (and the deny list), caBundle as PEM, and what a handler needs from the Cluster.
 // Runs on untrusted input after the schema check, so it never assumes a type. Pure: no I/O.
-import { X509Certificate } from 'node:crypto';
 import { HANDLERS, type HandlerName } from './constants.js';
 import { deniedTargetError, denyListFor, type CompiledDenyList } from './address-ranges.js';
 import { FieldPath, fieldErrors, type FieldError } from './field-error.js';
 import { memoize } from './memo.js';
+import { isX509CertificatePem } from './x509.js';
 import { isHTTPHeaderName, isValidHost, isValidPortName, isValidPortNum } from './k8s-names.js';
 import { isRecord, pemCertificateBlocks } from '../api/index.js';
 
@@ -57,20 +57,26 @@ function checkDenied(host: string, path: FieldPath, ctx: ProbeContext, errors: F
 // Memoise any bundle within the schema's 64 KiB; the 2 MiB budget holds at least 15 of the largest.
 const CA_BUNDLE_MEMO = { maxKeyLength: 64 * 1024, maxBytes: 2 * 2 ** 20 };
 
+// Invalid UTF-8 becomes U+FFFD, as Buffer's toString('utf8') makes it; a leading BOM is kept, as Buffer keeps it.
+const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** The bytes of standard base64 already checked against /^[A-Za-z0-9+/]*={0,2}$/ with a length divisible by 4. */
+function base64Bytes(b64: string): Uint8Array {
+  const binary = atob(b64);
+  const out = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+  return out;
+}
+
 /** Decodes a base64 PEM bundle; returns the problem, or undefined when every block is a certificate. */
 export const caBundleProblem = memoize((caBundle: string): string | undefined => {
   const compact = caBundle.replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 !== 0) return 'must be base64-encoded';
-  const pem = Buffer.from(compact, 'base64').toString('utf8');
+  const pem = UTF8.decode(base64Bytes(compact));
   const blocks = pemCertificateBlocks(pem);
   if (blocks === null) return 'must be base64-encoded PEM holding at least one CERTIFICATE block';
-  for (const [i, block] of blocks.entries()) {
-    try {
-      new X509Certificate(block);
-    } catch {
-      return `certificate ${i + 1} of the bundle is not a valid X.509 certificate`;
-    }
-  }
+  for (const [i, block] of blocks.entries())
+    if (!isX509CertificatePem(block)) return `certificate ${i + 1} of the bundle is not a valid X.509 certificate`;
   return undefined;
 }, CA_BUNDLE_MEMO);
 
