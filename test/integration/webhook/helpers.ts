@@ -125,7 +125,11 @@ export function clusterReview(uid: string, probe: unknown = { tcpSocket: { port:
   };
 }
 
-export async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+/**
+ * Polls `condition` every 25 ms. The deadline only catches a hang (docs/testing.md): what these tests wait for takes
+ * well under 3 s on a quiet machine.
+ */
+export async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);

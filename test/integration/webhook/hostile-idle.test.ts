@@ -1,7 +1,10 @@
 // Connections that hold the webhook's sockets without a request: a TCP connection that never starts TLS, a TLS
 // connection that sends nothing, one that sends half of its headers, one that stops in the middle of its body, and an
-// idle keep-alive connection. Each must be closed by the server within its bound (timeouts shortened for the test),
-// while an idle keep-alive connection must not be closed before its own, longer bound.
+// idle keep-alive connection. Each must be closed by the server (timeouts shortened for the test), never before its
+// bound where the test can say so, while an idle keep-alive connection must not be closed before its own, longer
+// bound. Node's http server keeps these timers, so the clock cannot be injected: a close is awaited as an event, and
+// its deadline only catches a connection the server never closes (docs/testing.md); the timers' own arithmetic is
+// tested on an injected clock in test/unit/webhook/connections.test.ts.
 import { expect } from 'chai';
 import net from 'node:net';
 import tls from 'node:tls';
@@ -16,8 +19,10 @@ const TIMEOUTS: ConnectionTimeouts = {
   requestMs: 1_200,
   keepAliveMs: 2_500,
 };
-// Timers fire late under load; node adds 1 s to the keep-alive timeout it advertises.
-const SLACK_MS = 1_500;
+/** A deadline for a close that should come after `ms` on a quiet machine: 10x, so it only catches a hang. */
+const hang = (ms: number): number => 10 * ms;
+/** Node adds 1 s to the keep-alive timeout it advertises. */
+const KEEP_ALIVE_EXTRA_MS = 1_000;
 
 /** Resolves with the milliseconds until the server closed the socket, or rejects when it stays open past `limitMs`. */
 function closedWithin(socket: net.Socket, limitMs: number, started = Date.now()): Promise<number> {
@@ -75,7 +80,7 @@ async function reviewOnce(socket: tls.TLSSocket, uid: string): Promise<string> {
 }
 
 describe('webhook connections without a request (real TLS, shortened timeouts)', function () {
-  this.timeout(30_000);
+  this.timeout(2 * hang(TIMEOUTS.keepAliveMs + KEEP_ALIVE_EXTRA_MS + TIMEOUTS.headersMs));
   let ca: PemPair;
   let server: WebhookServer;
   let port: number;
@@ -96,19 +101,19 @@ describe('webhook connections without a request (real TLS, shortened timeouts)',
   it('closes a TCP connection that never starts the TLS handshake', async () => {
     const socket = net.connect(port, '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
-    await closedWithin(socket, TIMEOUTS.handshakeMs + SLACK_MS);
+    await closedWithin(socket, hang(TIMEOUTS.handshakeMs));
   });
 
   it('closes a TLS connection that sends nothing after the handshake', async () => {
     const socket = await connectTls(port, ca.cert);
-    const ms = await closedWithin(socket, TIMEOUTS.headersMs + SLACK_MS);
+    const ms = await closedWithin(socket, hang(TIMEOUTS.headersMs));
     expect(ms).to.be.at.least(TIMEOUTS.headersMs - 100);
   });
 
   it('closes a TLS connection that sends half of its headers and stops', async () => {
     const socket = await connectTls(port, ca.cert);
     socket.write('POST /validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: appl');
-    await closedWithin(socket, TIMEOUTS.headersMs + SLACK_MS);
+    await closedWithin(socket, hang(TIMEOUTS.headersMs));
   });
 
   it('closes a TLS connection that trickles its headers, a byte at a time, past the headers timeout', async () => {
@@ -121,7 +126,8 @@ describe('webhook connections without a request (real TLS, shortened timeouts)',
       if (!socket.destroyed && i < text.length) socket.write(text[i++] ?? '');
     }, 100);
     try {
-      await closedWithin(socket, TIMEOUTS.headersMs + SLACK_MS, started);
+      // The trickle lasts 20 s, longer than the deadline: a server that refreshed its timer on each byte fails here.
+      await closedWithin(socket, hang(TIMEOUTS.headersMs), started);
     } finally {
       clearInterval(trickle);
     }
@@ -132,7 +138,7 @@ describe('webhook connections without a request (real TLS, shortened timeouts)',
     socket.write(
       'POST /validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":',
     );
-    await closedWithin(socket, TIMEOUTS.requestMs + SLACK_MS);
+    await closedWithin(socket, hang(TIMEOUTS.requestMs));
   });
 
   // After the first answer the socket timer is node's keep-alive timeout, cleared when the next request starts:
@@ -154,7 +160,7 @@ describe('webhook connections without a request (real TLS, shortened timeouts)',
       await reviewOnce(socket, 'reused-1');
       const started = Date.now();
       socket.write(second);
-      await closedWithin(socket, boundMs + SLACK_MS, started);
+      await closedWithin(socket, hang(boundMs), started);
     });
   }
 
@@ -171,7 +177,7 @@ describe('webhook connections without a request (real TLS, shortened timeouts)',
   it('closes a keep-alive connection whose client sends requests but stops reading the answers', async () => {
     // The earlier tests' connections are gone (the server may see a close a little after the client does).
     const before = 0;
-    await serverHolds(before, SLACK_MS);
+    await serverHolds(before, hang(TIMEOUTS.requestMs));
     const socket = await connectTls(port, ca.cert);
     socket.on('error', () => undefined);
     await reviewOnce(socket, 'no-read-1');
@@ -188,7 +194,7 @@ describe('webhook connections without a request (real TLS, shortened timeouts)',
     const quiet = Date.now();
     try {
       // The answer in the socket since the client went quiet may wait at most requestTimeout to be flushed.
-      await serverHolds(before, TIMEOUTS.requestMs + SLACK_MS, quiet);
+      await serverHolds(before, hang(TIMEOUTS.requestMs), quiet);
     } finally {
       socket.destroy();
     }
@@ -203,7 +209,8 @@ describe('webhook connections without a request (real TLS, shortened timeouts)',
       if (!socket.destroyed) socket.write('\r\n');
     }, 300);
     try {
-      await closedWithin(socket, TIMEOUTS.keepAliveMs + 1_000 + TIMEOUTS.headersMs + SLACK_MS, idleSince);
+      // Blank lines go on past the deadline: a server that refreshed its idle timer on each read fails here.
+      await closedWithin(socket, hang(TIMEOUTS.keepAliveMs + KEEP_ALIVE_EXTRA_MS + TIMEOUTS.headersMs), idleSince);
     } finally {
       clearInterval(blank);
     }
@@ -217,7 +224,7 @@ describe('webhook connections without a request (real TLS, shortened timeouts)',
     // Longer than the headers timeout: between requests the keep-alive timeout governs, not the request timeouts.
     await new Promise((resolve) => setTimeout(resolve, TIMEOUTS.keepAliveMs - 500));
     expect(socket.destroyed, 'closed before the keep-alive timeout').to.equal(false);
-    const ms = await closedWithin(socket, TIMEOUTS.keepAliveMs + SLACK_MS, idleSince);
+    const ms = await closedWithin(socket, hang(TIMEOUTS.keepAliveMs + KEEP_ALIVE_EXTRA_MS), idleSince);
     expect(ms).to.be.at.least(TIMEOUTS.keepAliveMs);
   });
 });

@@ -23,7 +23,7 @@ function stall(port: number, ca: string, bytes: number): Promise<tls.TLSSocket> 
 }
 
 describe('the webhook bounds the review bytes it holds across requests', function () {
-  this.timeout(30_000);
+  this.timeout(90_000); // catches a hang only: two waits with 30 s deadlines
   let test: TestServer;
   let ca: PemPair;
 
