@@ -35,6 +35,14 @@ if (values.help) {
 const port = Number(values.port);
 if (!/^\d+$/.test(values.port) || port > 65535) fail(`--port ${values.port}: not a port number (0-65535)`);
 
+// The port first: a second `npm run playground` must fail on the busy port before it rebuilds the directory the first
+// one is serving.
+let served;
+try {
+  served = await servePlayground(DEFAULT_OUT_DIR, { host: HOST, port });
+} catch (err) {
+  fail(err.message);
+}
 process.stderr.write(`playground: building ${DEFAULT_OUT_DIR} (esbuild, platform browser)\n`);
 let built;
 try {
@@ -43,13 +51,6 @@ try {
   fail(`the page does not bundle for a browser:\n${err.message}`);
 }
 process.stderr.write(`playground: main.js ${built.bytes} bytes (${built.gzipBytes} gzip)\n`);
-
-let served;
-try {
-  served = await servePlayground(DEFAULT_OUT_DIR, { host: HOST, port });
-} catch (err) {
-  fail(err.message);
-}
 process.stdout.write(`${served.url}\n`);
 process.stderr.write('playground: serving; Ctrl+C stops\n');
 for (const signal of ['SIGINT', 'SIGTERM']) {
