@@ -15,7 +15,7 @@ import type { DisruptionOptions } from '../../../src/reconciler/manager.js';
 import type { Cluster } from '../../../src/schema/index.js';
 import { close, listen } from '../probe/servers.js';
 import { FakeKube } from './fake-kube.js';
-import { until } from './until.js';
+import { HANG_MS, until } from './until.js';
 
 const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
 
@@ -64,7 +64,7 @@ async function valueOf(
 }
 
 describe('per-Cluster metrics in the manager (in-memory apiserver, real probe targets)', function () {
-  this.timeout(30_000);
+  this.timeout(4 * HANG_MS); // catches a hang only: each wait below has a HANG_MS deadline of its own
   let kube: FakeKube;
   let metrics: ReconcilerMetrics;
   let manager: ClusterManager | undefined;

@@ -30,6 +30,8 @@ export class FakeKube implements KubeApi {
   readonly events: RecordedEvent[] = [];
   /** PATCH requests, `status NAME` or `taints NAME`. */
   readonly writes: string[] = [];
+  /** Writes and Events in the order they came: `taints NAME`, `status NAME`, `event REASON NAME`. */
+  readonly history: string[] = [];
 
   private bump(o: Obj): void {
     o.metadata = { ...o.metadata, resourceVersion: String(++this.rv) };
@@ -81,7 +83,9 @@ export class FakeKube implements KubeApi {
         metadata: { resourceVersion: String(this.rv) },
       } as T;
     if (method === 'POST' && /^\/api\/v1\/namespaces\/[^/]+\/events$/.test(path)) {
-      this.events.push(structuredClone(options.body) as RecordedEvent);
+      const event = structuredClone(options.body) as RecordedEvent;
+      this.events.push(event);
+      this.history.push(`event ${event.reason} ${event.involvedObject?.name}`);
       return {} as T;
     }
     const one = new RegExp(`^${CLUSTERS}/([^/]+)(/status)?$`).exec(path);
@@ -97,6 +101,7 @@ export class FakeKube implements KubeApi {
         if (one[2] === '/status') c.status = { ...c.status, ...body.status };
         else c.spec = { ...c.spec, ...body.spec };
         this.writes.push(`${one[2] === '/status' ? 'status' : 'taints'} ${name}`);
+        this.history.push(this.writes[this.writes.length - 1]!);
         this.bump(c);
         this.emit(CLUSTERS, 'MODIFIED', c);
         return structuredClone(c) as T;

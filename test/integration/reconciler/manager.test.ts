@@ -10,7 +10,7 @@ import type { Cluster, Condition, Taint } from '../../../src/schema/index.js';
 import { b64, testPki, type TestPki } from '../probe/certs.js';
 import { close, listen } from '../probe/servers.js';
 import { FakeKube } from './fake-kube.js';
-import { until } from './until.js';
+import { HANG_MS, until } from './until.js';
 
 const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
 const UNHEALTHY = 'cluster.karmada.io/unhealthy';
@@ -44,7 +44,7 @@ async function metric(metrics: ReconcilerMetrics, name: string, labels: string):
 }
 
 describe('reconciler manager (in-memory apiserver, real probe targets)', function () {
-  this.timeout(30_000);
+  this.timeout(4 * HANG_MS); // catches a hang only: each wait below has a HANG_MS deadline of its own
   let kube: FakeKube;
   let metrics: ReconcilerMetrics;
   let manager: ClusterManager | undefined;
@@ -255,7 +255,7 @@ describe('reconciler manager (in-memory apiserver, real probe targets)', functio
         }),
       );
       await start();
-      const c = await until('Healthy', () => healthy(kube.cluster('m-own')), 8_000);
+      const c = await until('Healthy', () => healthy(kube.cluster('m-own')));
       expect(c.status).to.equal('False');
       expect(c.message).to.include('certificate signed by unknown authority');
     });
@@ -309,7 +309,7 @@ describe('reconciler manager (in-memory apiserver, real probe targets)', functio
         ),
       );
       await start();
-      const c = await until('Healthy', () => healthy(kube.cluster('m-badca')), 8_000);
+      const c = await until('Healthy', () => healthy(kube.cluster('m-badca')));
       expect(c).to.include({ status: 'Unknown', reason: 'LivenessProbeError' });
       expect(c.message).to.match(/^spec\.secretRef: Secret "karmada-cluster\/m-badca" key caBundle: /);
     });

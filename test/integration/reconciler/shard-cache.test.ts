@@ -10,7 +10,7 @@ import { ClusterController, createMetrics, shardOf } from '../../../src/reconcil
 import type { Cluster } from '../../../src/schema/index.js';
 import { close, listen } from '../probe/servers.js';
 import { FakeKube } from './fake-kube.js';
-import { until } from './until.js';
+import { HANG_MS, until } from './until.js';
 
 const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
 const SHARDS = 4;
@@ -38,7 +38,7 @@ function memberStatus(): NonNullable<Cluster['status']> & Record<string, unknown
 }
 
 describe('a shard caches in full only the Clusters it judges (in-memory apiserver, real probe target)', function () {
-  this.timeout(40_000);
+  this.timeout(4 * HANG_MS); // catches a hang only: each wait below has a HANG_MS deadline of its own
   let kube: FakeKube;
   let controller: ClusterController | undefined;
   let server: http.Server;
