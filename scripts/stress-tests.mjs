@@ -28,6 +28,7 @@ Options:
   --runs N          how many times each suite runs (default 5)
   --suites LIST     comma-separated: unit, integration (default both)
   --spec GLOB       run these spec files instead of the suites' own (repeatable; one pseudo-suite "spec")
+  --ignore GLOB     leave these spec files out (repeatable; mocha's --ignore), e.g. the CPU-bound CLI spawns
   --busy N          busy loops to run (default os.availableParallelism(), here ${availableParallelism()})
   --no-load         no busy loops: the same runs on a quiet machine, for comparison
   --no-coverage     the unit suite without c8
@@ -42,6 +43,7 @@ const { values: opts } = parseArgs({
     runs: { type: 'string', default: '5' },
     suites: { type: 'string', default: 'unit,integration' },
     spec: { type: 'string', multiple: true },
+    ignore: { type: 'string', multiple: true },
     busy: { type: 'string' },
     'no-load': { type: 'boolean', default: false },
     'no-coverage': { type: 'boolean', default: false },
@@ -98,6 +100,7 @@ function runOnce(suiteName, suite, run) {
   const specs = Array.isArray(suite.spec) ? suite.spec : [suite.spec];
   const mochaArgs = [...specs, '--reporter', 'json', '--reporter-option', `output=${out}`];
   if (suite.timeout !== null) mochaArgs.push('--timeout', suite.timeout);
+  for (const glob of opts.ignore ?? []) mochaArgs.push('--ignore', glob);
   const coverage = suite.coverage && !opts['no-coverage'];
   const [cmd, args] = coverage
     ? [
@@ -186,7 +189,9 @@ const load = () =>
     .join(' ');
 
 console.log(
-  `stress-tests: ${runs} run(s) of ${suites.map(([n]) => n).join(' and ')} in ${root}, ` +
+  `stress-tests: ${runs} run(s) of ${suites.map(([n]) => n).join(' and ')} in ${root}` +
+    (opts.ignore !== undefined ? ` (without ${opts.ignore.join(', ')})` : '') +
+    `, ` +
     `${busy} busy loop(s) on ${availableParallelism()} core(s); load average ${load()}`,
 );
 const startedAll = performance.now();
