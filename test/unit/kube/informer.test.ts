@@ -128,9 +128,11 @@ describe('reconciler informer against an apiserver that misbehaves', () => {
     );
     const inf = new Informer<Obj>({ api, path: '/x', resource: 'x', backoffBaseMs: 40, backoffMaxMs: 200 });
     inf.start();
+    // The first 410 relists at once (waited for, an event), the next ones wait 20-40, 40-80, 80-160 ms...: a busy
+    // machine can only make fewer of them in the window; a tight loop made about 56.
+    await until(() => lists(api) >= 2);
     await new Promise((r) => setTimeout(r, 400));
     await inf.stop();
-    // The first 410 relists at once, the next ones wait 20-40, 40-80, 80-160 ms...
     expect(lists(api)).to.be.within(2, 8);
   });
 
@@ -142,6 +144,7 @@ describe('reconciler informer against an apiserver that misbehaves', () => {
     );
     const inf = new Informer<Obj>({ api, path: '/x', resource: 'x', backoffBaseMs: 40, backoffMaxMs: 200 });
     inf.start();
+    await until(() => watches(api) >= 2);
     await new Promise((r) => setTimeout(r, 400));
     await inf.stop();
     expect(watches(api)).to.be.within(2, 8);
