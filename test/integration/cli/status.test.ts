@@ -198,8 +198,9 @@ describe('cluster-probe status against an in-memory apiserver', function () {
     });
     let stderr = '';
     child.stderr!.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+    // The deadline only catches a hang (docs/testing.md): a CLI starting and drawing takes 1-2 s on a quiet machine.
     const until = async (what: string, ok: () => boolean): Promise<void> => {
-      const deadline = Date.now() + 20_000;
+      const deadline = Date.now() + 25_000;
       while (!ok()) {
         if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no ${what}; stderr: ${stderr}`);
         await new Promise((r) => setTimeout(r, 50));
