@@ -66,8 +66,8 @@ export interface APIServerAction {
   minReadyPods?: number;
 }
 
-/** How the health of a member cluster is probed, modelled on a Pod's livenessProbe. Exactly one handler (httpGet, tcpSocket, grpc or apiServer) must be set. */
-export interface LivenessProbe {
+/** The handlers of a LivenessProbe, each optional here; a LivenessProbe has exactly one of them. */
+export interface LivenessProbeHandlers {
   /** An HTTP GET request; any status from 200 to 399 is a success. */
   httpGet?: HTTPGetAction;
   /** A TCP connection that is opened and closed; success when it connects. */
@@ -76,6 +76,10 @@ export interface LivenessProbe {
   grpc?: GRPCAction;
   /** A check through the member's own API with the credentials that spec.secretRef names: GET path, then the optional counts of Ready nodes and pods. */
   apiServer?: APIServerAction;
+}
+
+/** The fields of a LivenessProbe besides its handler: when it runs, its timeout and its thresholds. */
+export interface LivenessProbeTiming {
   /** Seconds after the probe is first seen before it runs the first time. Not defaulted (as the kubelet): absent means 0. */
   initialDelaySeconds?: number;
   /** Seconds after which one probe times out. Minimum 1. */
@@ -87,6 +91,17 @@ export interface LivenessProbe {
   /** Consecutive failures for the cluster to be considered unhealthy. */
   failureThreshold?: number;
 }
+
+/** How the health of a member cluster is probed, modelled on a Pod's livenessProbe. Exactly one handler (httpGet, tcpSocket, grpc or apiServer) must be set. */
+export type LivenessProbe =
+  | (LivenessProbeTiming &
+      Required<Pick<LivenessProbeHandlers, 'httpGet'>> & { tcpSocket?: never; grpc?: never; apiServer?: never })
+  | (LivenessProbeTiming &
+      Required<Pick<LivenessProbeHandlers, 'tcpSocket'>> & { httpGet?: never; grpc?: never; apiServer?: never })
+  | (LivenessProbeTiming &
+      Required<Pick<LivenessProbeHandlers, 'grpc'>> & { httpGet?: never; tcpSocket?: never; apiServer?: never })
+  | (LivenessProbeTiming &
+      Required<Pick<LivenessProbeHandlers, 'apiServer'>> & { httpGet?: never; tcpSocket?: never; grpc?: never });
 
 /** A Service that answers the probe; reached at https://<name>.<namespace>.svc:<port><path>. */
 export interface HealthCheckerService {
@@ -216,9 +231,9 @@ export interface ClusterStatus {
 /** Cluster represents the desired state and status of a member cluster of Karmada, with a liveness probe that tells whether work can still run there. */
 export interface Cluster {
   /** APIVersion defines the versioned schema of this representation of an object: cluster.karmada.io/v1alpha1. */
-  apiVersion?: string;
+  apiVersion?: 'cluster.karmada.io/v1alpha1';
   /** Kind is a string value representing the REST resource this object represents: Cluster. */
-  kind?: string;
+  kind?: 'Cluster';
   /** Standard object metadata. The name must be a DNS-1123 label of at most 48 characters. */
   metadata?: ObjectMeta;
   /** Spec represents the specification of the desired behavior of the member cluster. */
