@@ -7,7 +7,7 @@ import { configError, type HandlerEnv, type HandlerResult } from './handler.js';
 import { httpProbe } from './http-probe.js';
 import { resolvePort } from './named-port.js';
 import { tcpProbe } from './tcp-probe.js';
-import type { LivenessProbe, ProbeContext, ProbeResult, ResolvedTiming } from './types.js';
+import type { ProbeContext, ProbeResult, ResolvedTiming } from './types.js';
 import { endpointHost } from '../address/index.js';
 import {
   HANDLER_DEFAULTS,
@@ -17,9 +17,14 @@ import {
   TIMING_FIELDS,
   TIMING_MINIMUMS,
   type HandlerName,
+  type LivenessProbeHandlers,
+  type LivenessProbeTiming,
 } from '../api/index.js';
 
 export type { HandlerName };
+
+/** A probe as read from a Cluster, not yet checked: none or several handlers are possible, and answered 'error'. */
+type UncheckedProbe = LivenessProbeTiming & LivenessProbeHandlers;
 
 /**
  * The timing a probe that sets none runs with: the schema's defaults (src/api, generated from schemas/), and Go's
@@ -36,14 +41,14 @@ function atLeast(value: number | undefined, fallback: number, min: number): numb
 }
 
 /** The probe's timing with the kubelet's defaults; values below the schema's minimum fall back to the default. */
-export function resolveTiming(probe: LivenessProbe): ResolvedTiming {
+export function resolveTiming(probe: UncheckedProbe): ResolvedTiming {
   const out = {} as ResolvedTiming;
   for (const f of TIMING_FIELDS) out[f] = atLeast(probe[f], PROBE_DEFAULTS[f], TIMING_MINIMUMS[f]);
   return out;
 }
 
 /** The one handler set on the probe, or a message saying why there is not exactly one. */
-export function handlerOf(probe: LivenessProbe): { ok: true; name: HandlerName } | { ok: false; message: string } {
+export function handlerOf(probe: UncheckedProbe): { ok: true; name: HandlerName } | { ok: false; message: string } {
   const set = HANDLERS.filter((h) => probe[h] !== undefined && probe[h] !== null);
   if (set.length === 1 && set[0] !== undefined) return { ok: true, name: set[0] };
   if (set.length === 0)
@@ -72,7 +77,7 @@ function hostFor(explicit: string | undefined, ctx: ProbeContext, field: string)
   return h;
 }
 
-async function dispatch(probe: LivenessProbe, ctx: ProbeContext, env: HandlerEnv): Promise<HandlerResult> {
+async function dispatch(probe: UncheckedProbe, ctx: ProbeContext, env: HandlerEnv): Promise<HandlerResult> {
   const which = handlerOf(probe);
   if (!which.ok) return configError(which.message);
   switch (which.name) {
@@ -140,7 +145,7 @@ async function dispatch(probe: LivenessProbe, ctx: ProbeContext, env: HandlerEnv
 }
 
 /** Runs `probe` once now. Never rejects: a fault of the configuration (or of this code) is result 'error'. */
-export async function runProbe(probe: LivenessProbe, ctx: ProbeContext = {}): Promise<ProbeResult> {
+export async function runProbe(probe: UncheckedProbe, ctx: ProbeContext = {}): Promise<ProbeResult> {
   const started = performance.now();
   let guard: AddressGuard;
   let out: HandlerResult;

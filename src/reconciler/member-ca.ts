@@ -55,11 +55,12 @@ export function withMemberTrust(
   trust: { kind: 'insecure' } | { kind: 'ca'; caBundle: string },
 ): LivenessProbe {
   const httpGet = probe.httpGet!;
+  // An httpGet probe (memberTrustOf answers 'insecure' or 'ca' for no other), so it stays one with one handler.
   return {
     ...probe,
     httpGet:
       trust.kind === 'insecure'
         ? { ...httpGet, insecureSkipTLSVerify: true }
         : { ...httpGet, caBundle: trust.caBundle },
-  };
+  } as LivenessProbe;
 }

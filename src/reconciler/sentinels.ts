@@ -3,7 +3,7 @@
 // guard then withholds new failure verdicts, and lifts written ones once the sentinel failed its threshold in a row.
 // URLs: http(s)://host[:port][/path] (an httpGet) or tcp://host:port.
 import { ProbeScheduler, runProbe, type Clock, type LivenessProbe } from '../probe/index.js';
-import { validateProbe } from '../schema/index.js';
+import { validateProbe, type LivenessProbeHandlers, type LivenessProbeTiming } from '../schema/index.js';
 import type { DisruptionGuard } from './disruption-guard.js';
 
 export interface Sentinel {
@@ -33,7 +33,7 @@ export function parseSentinel(
   if (host === '') throw new Error(`"${value}" has no host: ${ACCEPTED}`);
   if (url.username !== '' || url.password !== '')
     throw new Error(`"${url.protocol}//${url.host}": credentials in a sentinel URL are not supported`);
-  const probe: LivenessProbe = { ...timing, successThreshold: 1, failureThreshold: 1 };
+  const probe: LivenessProbeHandlers & LivenessProbeTiming = { ...timing, successThreshold: 1, failureThreshold: 1 };
   let name: string;
   if (url.protocol === 'http:' || url.protocol === 'https:') {
     const scheme = url.protocol === 'https:' ? 'HTTPS' : 'HTTP';
@@ -51,7 +51,7 @@ export function parseSentinel(
     ...(denyList !== undefined ? { denyHosts: denyList } : {}),
   });
   if (!checked.valid) throw new Error(`"${name}": ${checked.errors.map((e) => e.message).join('; ')}`);
-  return { name, probe };
+  return { name, probe: checked.object };
 }
 
 export interface SentinelsOptions {

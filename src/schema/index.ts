@@ -1,8 +1,16 @@
 // The public face of the schema library (`karmada-cluster-probe/schema`): validation, defaulting, migration,
 // field errors, the JSON Schemas and the generated types. Pure: importing it does no I/O.
-export { validateCluster, validateProbe, type ValidateOptions, type ValidationResult } from './validate.js';
+export {
+  isCluster,
+  validateCluster,
+  validateProbe,
+  type InvalidResult,
+  type ValidateOptions,
+  type ValidationResult,
+  type ValidResult,
+} from './validate.js';
 export { defaultCluster, defaultProbe, type DefaultOptions } from './defaults.js';
-export { migrateCluster, type MigrateOptions, type MigrationResult } from './migrate.js';
+export { migrateCluster, type MigrateOptions, type MigrationResult, type Migrated } from './migrate.js';
 export { diffPatch, type JsonPatchOperation } from './diff.js';
 export {
   FieldPath,

@@ -10,22 +10,32 @@ import { defaultProbe } from './defaults.js';
 import { diffPatch, type JsonPatchOperation } from './diff.js';
 import { append, fieldErrors, type FieldError } from './field-error.js';
 import { annotationPath, convertLegacyAnnotation, parseAnnotationJson } from './legacy-annotation.js';
-import { isRecord, type LivenessProbe } from '../api/index.js';
+import { isRecord, type LivenessProbe, type LivenessProbeHandlers, type LivenessProbeTiming } from '../api/index.js';
 
 /**
  * What migration did. `errors` is the library's ErrorList: empty when the object was migrated (or had nothing to
  * migrate); otherwise it says what cannot be carried and where, and `object` is an unchanged copy of the input, `patch`
  * and `warnings` empty (never half-migrated).
  */
-export interface MigrationResult {
-  object: unknown;
+export interface MigrationResult<T = unknown> {
+  object: T;
   patch: JsonPatchOperation[];
   warnings: string[];
   errors: FieldError[];
 }
 
-export interface MigrateOptions {
-  probeLocation: ProbeLocation;
+/**
+ * The type of what migrateCluster returns for an object of type `T`: `T`, with the probe where location `L` keeps it
+ * (spec.livenessProbe, or the liveness-probe annotation's JSON). Not an object in, the same out.
+ */
+export type Migrated<T, L extends ProbeLocation = ProbeLocation> = T extends object
+  ? L extends 'field'
+    ? T & { spec?: { livenessProbe?: LivenessProbe } }
+    : T & { metadata?: { annotations?: Record<string, string> } }
+  : T;
+
+export interface MigrateOptions<L extends ProbeLocation = ProbeLocation> {
+  probeLocation: L;
   /** Compute `patch` (default true). The webhook diffs once, after defaulting too, so it passes false. */
   computePatch?: boolean;
   /**
@@ -79,7 +89,7 @@ const pathOf = (l: ProbeLocation): string =>
 function disagreement(legacy: LivenessProbe, existing: unknown): string | undefined {
   if (!isRecord(existing)) return 'the existing probe is not an object';
   const a = defaultProbe(legacy);
-  const b = defaultProbe(existing) as LivenessProbe;
+  const b = defaultProbe(existing as LivenessProbeHandlers & LivenessProbeTiming);
   if (b.httpGet === undefined) return 'the existing probe has no httpGet handler';
   for (const k of ['scheme', 'host', 'port', 'path', 'caBundle'] as const)
     if (!jsonEqual(a.httpGet?.[k], b.httpGet[k]))
@@ -93,10 +103,13 @@ function disagreement(legacy: LivenessProbe, existing: unknown): string | undefi
  * Migrates `obj` so that its probe lives in `probeLocation`: a probe in the other location is moved there, and the
  * legacy annotation is converted and removed once the probe carries all of it. A second run changes nothing.
  */
-export function migrateCluster(obj: unknown, options: MigrateOptions): MigrationResult {
+export function migrateCluster<T, L extends ProbeLocation = ProbeLocation>(
+  obj: T,
+  options: MigrateOptions<L>,
+): MigrationResult<Migrated<T, L>> {
   const target = options.probeLocation;
   const other: ProbeLocation = target === 'field' ? 'annotation' : 'field';
-  if (!isRecord(obj)) return { object: cloneJson(obj), patch: [], warnings: [], errors: [] };
+  if (!isRecord(obj)) return { object: cloneJson(obj) as Migrated<T, L>, patch: [], warnings: [], errors: [] };
   const copy = cloneJson(obj);
   const meta = isRecord(copy.metadata) ? copy.metadata : undefined;
   const h: Holder = {
@@ -151,6 +164,7 @@ export function migrateCluster(obj: unknown, options: MigrateOptions): Migration
       }
     }
   }
-  if (errors.length > 0) return { object: cloneJson(obj), patch: [], warnings: [], errors };
-  return { object: copy, patch: options.computePatch === false ? [] : diffPatch(obj, copy), warnings, errors };
+  if (errors.length > 0) return { object: cloneJson(obj) as Migrated<T, L>, patch: [], warnings: [], errors };
+  const object = copy as Migrated<T, L>;
+  return { object, patch: options.computePatch === false ? [] : diffPatch(obj, copy), warnings, errors };
 }

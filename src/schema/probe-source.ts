@@ -118,9 +118,10 @@ export function probeSourceOf(cluster: Cluster, options: ProbeSourceOptions = {}
     }
     const errors = check(migrated, 'field', denyList).map(asLegacy);
     if (errors.length > 0) return invalid('legacy', errors);
-    const probe = (migrated as { spec: { livenessProbe?: unknown } }).spec.livenessProbe;
+    // Checked just above: the migrated probe is valid, so it is a LivenessProbe.
+    const probe = (migrated as { spec: { livenessProbe?: LivenessProbe } }).spec.livenessProbe;
     if (!isRecord(probe)) return invalid('legacy', []);
-    return { kind: 'legacy', probe: probe as LivenessProbe };
+    return { kind: 'legacy', probe };
   }
   return { kind: 'none' };
 }

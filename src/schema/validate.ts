@@ -10,7 +10,7 @@ import { append, FieldPath, fieldErrors, type FieldError } from './field-error.j
 import { annotationPath, convertLegacyAnnotation, parseAnnotationJson } from './legacy-annotation.js';
 import { migrateCluster } from './migrate.js';
 import { probeRules, type ProbeContext } from './probe-rules.js';
-import { isRecord, messageOf } from '../api/index.js';
+import { isRecord, messageOf, type Cluster, type LivenessProbe } from '../api/index.js';
 
 const ROOT = FieldPath.root('');
 const LIVENESS_PROBE = FieldPath.root('spec').child('livenessProbe');
@@ -25,10 +25,32 @@ export interface ValidateOptions {
   denyHosts?: readonly string[];
 }
 
-export interface ValidationResult {
-  valid: boolean;
+/**
+ * What validation found, discriminated by `valid` (true exactly when `errors` is empty): when valid, `object` (the
+ * object given, not a copy) is typed as what it was checked to be, a Cluster for validateCluster and a LivenessProbe
+ * for validateProbe, so that `if (result.valid)` narrows it.
+ */
+export type ValidationResult<T = Cluster> = ValidResult<T> | InvalidResult;
+
+export interface ValidResult<T = Cluster> {
+  valid: true;
   errors: FieldError[];
   warnings: string[];
+  object: T;
+}
+
+export interface InvalidResult {
+  valid: false;
+  errors: FieldError[];
+  warnings: string[];
+  object: unknown;
+}
+
+/** The result for `obj` once `errors` and `warnings` are complete: valid exactly when there is no error. */
+function resultOf<T>(obj: unknown, errors: FieldError[], warnings: string[]): ValidationResult<T> {
+  return errors.length === 0
+    ? { valid: true, errors, warnings, object: obj as T }
+    : { valid: false, errors, warnings, object: obj };
 }
 
 const NO_ERRORS: readonly FieldError[] = Object.freeze([]);
@@ -70,8 +92,11 @@ function validateAnnotationProbe(raw: unknown, ctx: ProbeContext, errors: FieldE
   append(warnings, rules.warnings);
 }
 
-/** Validates a Cluster: returns every error at once, in the apiserver's wording, plus warnings. Never throws. */
-export function validateCluster(obj: unknown, options: ValidateOptions = NO_OPTIONS): ValidationResult {
+/**
+ * Validates a Cluster: returns every error at once, in the apiserver's wording, plus warnings. Never throws. When
+ * `valid`, the result's `object` is `obj` typed as a Cluster.
+ */
+export function validateCluster<T>(obj: T, options: ValidateOptions = NO_OPTIONS): ValidationResult<T & Cluster> {
   const location = options.probeLocation ?? 'field';
   const errors: FieldError[] = [];
   const warnings: string[] = [];
@@ -79,7 +104,7 @@ export function validateCluster(obj: unknown, options: ValidateOptions = NO_OPTI
     errors.push(
       fieldErrors.typeInvalid('', jsonType(obj), `body must be of type object: ${JSON.stringify(jsonType(obj))}`),
     );
-    return { valid: false, errors, warnings };
+    return { valid: false, errors, warnings, object: obj };
   }
   const { list: denyList, errors: denyListErrors } = compileDenyHosts(options.denyHosts);
   append(errors, denyListErrors);
@@ -148,17 +173,25 @@ export function validateCluster(obj: unknown, options: ValidateOptions = NO_OPTI
       }
     }
   }
-  return { valid: errors.length === 0, errors, warnings };
+  return resultOf(obj, errors, warnings);
+}
+
+/**
+ * Whether `x` is a Cluster: an object validateCluster finds no error in (with `options`, or the defaults: the probe
+ * in spec.livenessProbe, the default deny list). A type guard, so that `if (isCluster(x))` narrows x.
+ */
+export function isCluster(x: unknown, options?: ValidateOptions): x is Cluster {
+  return validateCluster(x, options).valid;
 }
 
 /**
  * Validates a probe on its own (as in the liveness-probe annotation), with paths relative to `base`: a path's text
  * (`livenessProbe`, the default) or a FieldPath, which is passed down to every check as it is.
  */
-export function validateProbe(
-  probe: unknown,
+export function validateProbe<T>(
+  probe: T,
   options: ValidateOptions & { apiEndpoint?: string; base?: string | FieldPath } = {},
-): ValidationResult {
+): ValidationResult<T & LivenessProbe> {
   const base = options.base instanceof FieldPath ? options.base : FieldPath.root(options.base ?? 'livenessProbe');
   const errors = schemaErrors(rawValidators.livenessProbe, probe, base);
   const host = endpointHost(options.apiEndpoint);
@@ -166,5 +199,5 @@ export function validateProbe(
   append(errors, denyListErrors);
   const rules = probeRules(probe, base, { apiEndpointHost: host, hasSecretRef: true, denyList });
   errors.push(...rules.errors);
-  return { valid: errors.length === 0, errors, warnings: rules.warnings };
+  return resultOf(probe, errors, rules.warnings);
 }
