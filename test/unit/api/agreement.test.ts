@@ -113,8 +113,9 @@ describe('one source for every fact: schema, src/api, engine and CRD agree', () 
 
     it("the schema library's defaulting fills in exactly the schema's defaults, nothing else", () => {
       for (const h of fromSchema.handlers) {
-        const defaulted = defaultProbe(bare[h]) as Record<string, unknown>;
-        const handlerFields = { ...(bare[h] as Record<string, object>)[h], ...fromSchema.handlerDefaults[h] };
+        const probe: unknown = bare[h];
+        const defaulted = defaultProbe(probe) as Record<string, unknown>;
+        const handlerFields = { ...(probe as Record<string, object>)[h], ...fromSchema.handlerDefaults[h] };
         expect(defaulted, h).to.deep.equal({ [h]: handlerFields, ...timingDefaults(fromSchema) });
       }
     });

@@ -93,7 +93,7 @@ describe('migrateCluster', () => {
     const { object } = migrateCluster(legacyCluster('{"service":{"namespace":"ns","name":"svc"}}'), {
       probeLocation: 'field',
     });
-    expect((object as { spec: { livenessProbe: Obj } }).spec.livenessProbe.httpGet).to.deep.equal({
+    expect(object.spec?.livenessProbe?.httpGet).to.deep.equal({
       scheme: 'HTTPS',
       host: 'svc.ns.svc',
       port: 443,
@@ -106,7 +106,7 @@ describe('migrateCluster', () => {
       legacyCluster(JSON.stringify({ url: 'http://[fd00::9]:8080/health?full=1', caBundle: ca })),
       { probeLocation: 'field' },
     );
-    expect((object as { spec: { livenessProbe: Obj } }).spec.livenessProbe.httpGet).to.deep.equal({
+    expect(object.spec?.livenessProbe?.httpGet).to.deep.equal({
       scheme: 'HTTP',
       host: 'fd00::9',
       port: 8080,
@@ -153,7 +153,7 @@ describe('migrateCluster', () => {
     });
     const { object, warnings } = migrateCluster(input, { probeLocation: 'field' });
     expect((object as { metadata: { annotations: Obj } }).metadata.annotations[LEGACY]).to.equal(undefined);
-    expect((object as { spec: { livenessProbe: Obj } }).spec.livenessProbe.periodSeconds).to.equal(5);
+    expect(object.spec?.livenessProbe?.periodSeconds).to.equal(5);
     expect(warnings).to.deep.equal([
       'removed annotation cluster.karmada.io/health-checker: spec.livenessProbe already carries it',
     ]);
@@ -195,7 +195,8 @@ describe('migrateCluster', () => {
   });
   it('produces a Cluster that validates, once defaulted', () => {
     const { object } = migrateCluster(fixture('member-legacy.yaml'), { probeLocation: 'field' });
-    expect(validateCluster(defaultCluster(object))).to.deep.equal({ valid: true, errors: [], warnings: [] });
+    const cluster = defaultCluster(object);
+    expect(validateCluster(cluster)).to.deep.equal({ valid: true, errors: [], warnings: [], object: cluster });
   });
 });
 
