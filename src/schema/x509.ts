@@ -1,5 +1,5 @@
 // Whether a PEM block holds an X.509 certificate, with the verdict node:crypto's `new X509Certificate(block)` gives:
-// OpenSSL 3.0's PEM_read_bio_X509_AUX (the PEM reader: BEGIN line, optional header, base64 body) and d2i_X509_AUX
+// OpenSSL 3.0's (and 3.5's: where they differ, the stricter) PEM_read_bio_X509_AUX (the PEM reader: BEGIN line, optional header, base64 body) and d2i_X509_AUX
 // (the certificate's ASN.1 structure, read as OpenSSL's template decoder reads it: BER lengths, the INTEGER, OBJECT,
 // BOOLEAN and BIT STRING checks, names whose strings must convert to UTF-8, trailing auxiliary trust data). Signatures,
 // keys, dates and extensions' contents are not judged, as OpenSSL does not judge them on reading. Our own code, not
@@ -197,6 +197,8 @@ const T_OCTET_STRING = 4;
 const T_NULL = 5;
 const T_OBJECT = 6;
 const T_ENUMERATED = 10;
+const T_UTCTIME = 23;
+const T_GENERALIZEDTIME = 24;
 const T_UTF8STRING = 12;
 const T_SEQUENCE = 16;
 const T_SET = 17;
@@ -541,7 +543,10 @@ function contentCheck(utype: number, c: Uint8Array): void {
     default:
       if (utype === T_BMPSTRING && c.length & 1) fail();
       if (utype === T_UNIVERSALSTRING && c.length & 3) fail();
-    // (OpenSSL 3.0 checks no length of a UTCTime or GeneralizedTime on reading; later versions do.)
+      // OpenSSL 3.5 (Node 24, the image the webhook ships in) refuses a time too short to be one; 3.0 (Node 20) reads
+      // it. One verdict whatever runs the library: the stricter, which is also what the engine can load as a CA there.
+      if (utype === T_GENERALIZEDTIME && c.length < 15) fail();
+      if (utype === T_UTCTIME && c.length < 13) fail();
   }
 }
 
