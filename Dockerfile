@@ -4,8 +4,9 @@
 #   docker run IMAGE reconcile --kubeconfig=/etc/karmada/config/karmada.config    (the reconciler)
 # Build (docs/release.md): docker build -t ghcr.io/karmada-cluster-probe/cluster-probe:v0.1.0 .
 #
-# The runtime holds exactly what scripts/install-packed.mjs makes: `npm pack` unpacked into an empty /opt/cluster-probe
-# and `npm ci --omit=dev` there from package-lock.json. test/integration/package-image.test.ts does the same without a
+# The runtime holds exactly what scripts/install-packed.mjs makes: `npm pack` of the application unpacked into an empty
+# /opt/cluster-probe, each workspace package's tarball into packages/<name> there, and `npm ci --omit=dev` from
+# package-lock.json. test/integration/package-image.test.ts does the same without a
 # container engine and runs `serve` and `reconcile --help` from it as UID 65532 in a read-only directory.
 
 # Node 24 LTS: the version scripts/node24.mjs runs the tests on (a test keeps the two equal). Pinned by digest at
@@ -15,6 +16,9 @@ ARG NODE_IMAGE=node:24.22.3-trixie-slim
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
+# The two workspace packages (@karmada-cluster-probe/schema and /probe): npm ci needs their package.json files.
+COPY packages/schema/package.json packages/schema/
+COPY packages/probe/package.json packages/probe/
 # Dev dependencies for tsc; --ignore-scripts: `prepare` (the build) runs in npm pack below, with the sources present.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY . .

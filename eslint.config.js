@@ -3,7 +3,17 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', 'node_modules/', 'certs/', 'tmp/', 'src/schema/generated/'] },
+  {
+    ignores: [
+      'dist/',
+      'packages/*/dist/',
+      'coverage/',
+      'node_modules/',
+      'certs/',
+      'tmp/',
+      'packages/schema/src/schema/generated/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

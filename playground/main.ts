@@ -12,7 +12,7 @@ import {
   validateCluster,
   type FieldError,
   type ProbeLocation,
-} from '../src/schema/index.js';
+} from '../packages/schema/src/schema/index.js';
 
 /** Aliases a pasted YAML may expand (yaml's own default is 100); a bound on what a paste can make us build. */
 const MAX_YAML_ALIASES = 100;

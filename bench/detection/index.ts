@@ -17,7 +17,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { KubeConfig } from '@kubernetes/client-node';
-import { TIMING_DEFAULTS } from '../../src/api/index.js';
+import { TIMING_DEFAULTS } from '../../packages/schema/src/api/index.js';
 import { KubeClient } from '../../src/kube/index.js';
 import { annotateProbe, startKarmada, type KarmadaControlPlane } from '../../src/dev/karmada.js';
 import { karmadaBinaries } from '../../src/dev/karmada-playground.js';

@@ -10,7 +10,7 @@ import { cpus, loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ProbeScheduler, runProbe, type LivenessProbe } from '../../src/probe/index.js';
+import { ProbeScheduler, runProbe, type LivenessProbe } from '../../packages/probe/src/index.js';
 import {
   findOrBuildExporter,
   pinnedExporterVersion,

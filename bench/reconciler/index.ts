@@ -34,11 +34,11 @@ import { gzipSync } from 'node:zlib';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
-import { PROBE_ANNOTATION } from '../../src/api/constants.js';
+import { PROBE_ANNOTATION } from '../../packages/schema/src/api/constants.js';
 import { startKarmada } from '../../src/dev/karmada.js';
 import { Informer, KubeClient } from '../../src/kube/index.js';
 import { shardOf } from '../../src/reconciler/shard.js';
-import type { Cluster } from '../../src/schema/index.js';
+import type { Cluster } from '../../packages/schema/src/schema/index.js';
 import { startControlPlane } from '../../test/e2e/harness/controlplane.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

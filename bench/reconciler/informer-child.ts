@@ -6,7 +6,7 @@
 // cache, and {"done": ...} with the counts at the end. Flags: --client ours|client-node --kubeconfig PATH --seconds S
 import { CustomObjectsApi, KubeConfig, ListWatch, Watch } from '@kubernetes/client-node';
 import { Informer, KubeClient, type KubeApi, type WatchEvent } from '../../src/kube/index.js';
-import type { Cluster } from '../../src/schema/index.js';
+import type { Cluster } from '../../packages/schema/src/schema/index.js';
 
 const argOf = (name: string): string => {
   const i = process.argv.indexOf(`--${name}`);

@@ -8,22 +8,24 @@
 // them: a bundle with any is one a browser cannot load (test/browser/ is the judge of that, with nothing external).
 // Usage: npx tsx bench/schema-package/bundle-size.ts
 import { build, version, type Plugin } from 'esbuild';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 const repo = path.resolve(import.meta.dirname, '../..');
-const ENTRY = './src/schema/index.ts';
+/** The schema library's sources: the workspace package, or src/ in a tree from before it (to compare, run this file there). */
+const LIBRARY = existsSync(path.join(repo, 'packages', 'schema', 'src')) ? 'packages/schema/src' : 'src';
+const ENTRY = `./${LIBRARY}/schema/index.ts`;
 const ENTRIES = {
   validateCluster: `export { validateCluster } from '${ENTRY}';\n`,
   twoConstants: `export { GROUP, LEGACY_ANNOTATION } from '${ENTRY}';\n`,
 } as const;
 
-/** Marks every module under src/ side-effect free, as `"sideEffects": false` in the package's package.json would. */
+/** Marks every module of the library side-effect free, as `"sideEffects": false` in the package's package.json would. */
 const srcSideEffectFree: Plugin = {
   name: 'src-side-effect-free',
   setup(b) {
-    const src = path.join(repo, 'src') + path.sep;
+    const src = path.join(repo, LIBRARY) + path.sep;
     b.onResolve({ filter: /^\.\.?\// }, async (args) => {
       if (args.pluginData === 'inner') return undefined;
       const r = await b.resolve(args.path, {
@@ -77,7 +79,9 @@ async function bundle(contents: string, sideEffectFree: boolean): Promise<Size |
   }
 }
 
-const pkg = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')) as { sideEffects?: unknown };
+const pkg = JSON.parse(
+  readFileSync(path.join(repo, LIBRARY === 'src' ? 'package.json' : 'packages/schema/package.json'), 'utf8'),
+) as { sideEffects?: unknown };
 const out: Record<string, unknown> = {
   esbuild: version,
   options: 'bundle, minify, treeShaking, platform browser, format esm, target es2022; gzip level 9',

@@ -7,15 +7,15 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-type AjvValidators = typeof import('../../src/schema/ajv-validators.js');
-type ClusterRules = typeof import('../../src/schema/cluster-rules.js');
-type ResourceModels = typeof import('../../src/schema/resource-models.js');
-type ProbeRules = typeof import('../../src/schema/probe-rules.js');
-type AddressRanges = typeof import('../../src/schema/address-ranges.js');
-type K8sNames = typeof import('../../src/schema/k8s-names.js');
-type FieldErrors = typeof import('../../src/schema/field-error.js');
-type Memo = typeof import('../../src/schema/memo.js');
-type Validate = typeof import('../../src/schema/validate.js');
+type AjvValidators = typeof import('../../packages/schema/src/schema/ajv-validators.js');
+type ClusterRules = typeof import('../../packages/schema/src/schema/cluster-rules.js');
+type ResourceModels = typeof import('../../packages/schema/src/schema/resource-models.js');
+type ProbeRules = typeof import('../../packages/schema/src/schema/probe-rules.js');
+type AddressRanges = typeof import('../../packages/schema/src/schema/address-ranges.js');
+type K8sNames = typeof import('../../packages/schema/src/schema/k8s-names.js');
+type FieldErrors = typeof import('../../packages/schema/src/schema/field-error.js');
+type Memo = typeof import('../../packages/schema/src/schema/memo.js');
+type Validate = typeof import('../../packages/schema/src/schema/validate.js');
 
 export interface Stage {
   name: string;
@@ -93,8 +93,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 export async function loadSchemaModules(root?: string) {
   const dir =
     root === undefined
-      ? new URL('../../src/schema/', import.meta.url)
-      : pathToFileURL(path.join(path.resolve(root), 'src/schema/'));
+      ? new URL('../../packages/schema/src/schema/', import.meta.url)
+      : pathToFileURL(path.join(path.resolve(root), 'packages/schema/src/schema/'));
   const load = async <T>(file: string): Promise<T> => (await import(new URL(file, dir).href)) as T;
   return {
     ajv: await load<AjvValidators>('ajv-validators.ts'),

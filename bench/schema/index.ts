@@ -6,7 +6,7 @@
 //   --rounds N     interleaved rounds (default 5); medians are printed
 //   --clock C      wall (default: elapsed time, as before) or cpu (this process's CPU time: on a machine shared with
 //                  other work, time spent waiting for a core is left out; GC and compiler threads are counted)
-//   --compare DIR  also measure the validateCluster of another tree (a scratch copy or a `git worktree`: DIR/src/schema),
+//   --compare DIR  also measure the validateCluster of another tree (a scratch copy or a `git worktree`: DIR/packages/schema/src/schema, or DIR/src/schema before the packages),
 //                  interleaved in the same rounds, against the same raw ajv function
 //   --breakdown    time each stage of validateCluster on its own (bench/schema/breakdown.ts), per fixture, as a table
 //                  of ns per call and share of validateCluster; with --compare, for that tree as well, the stages of
@@ -14,11 +14,11 @@
 //   --fresh        also measure on fresh copies (JSON.parse of the fixture every call, as the webhook sees a review):
 //                  new string objects every call (JSON.parse internalizes short values, longer ones are new strings
 //                  that a memo lookup must hash and compare character by character); JSON.parse alone is subtracted
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
-import { rawValidators, validateCluster } from '../../src/schema/index.js';
+import { rawValidators, validateCluster } from '../../packages/schema/src/schema/index.js';
 import { loadSchemaModules, nsPerCall, printRows, rowsOf, stagesFor, timeStages, type Clock } from './breakdown.js';
 
 const { values } = parseArgs({
@@ -49,7 +49,10 @@ const fixtures: [string, Record<string, unknown>][] = [
 type Validate = (obj: unknown) => { valid: boolean };
 let other: Validate | undefined;
 if (values.compare !== undefined) {
-  const url = new URL('src/schema/index.ts', `file://${path.resolve(values.compare)}/`);
+  // A tree from before the workspace packages keeps the library in src/schema.
+  const root = `file://${path.resolve(values.compare)}/`;
+  const split = new URL('packages/schema/src/schema/index.ts', root);
+  const url = existsSync(split) ? split : new URL('packages/schema/src/schema/index.ts', root);
   other = ((await import(url.href)) as { validateCluster: Validate }).validateCluster;
 }
 

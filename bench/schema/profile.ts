@@ -70,7 +70,7 @@ function summarise(file: string, top: number): void {
 if (values.summarise !== undefined) {
   summarise(values.summarise, Number(values.top) || 30);
 } else {
-  const { validateCluster } = await import('../../src/schema/index.js');
+  const { validateCluster } = await import('../../packages/schema/src/schema/index.js');
   const obj = parse(
     readFileSync(new URL(`../../test/fixtures/clusters/${values.fixture}`, import.meta.url), 'utf8'),
   ) as unknown;

@@ -143,7 +143,7 @@ function casesFor(tree: string, root: string, certDir: string): Case[] {
     `await import(${JSON.stringify(path.join(root, module))})`,
   ];
   return [
-    { name: 'import schema library', tree, run: whole(importOf('dist/src/schema/index.js'), root) },
+    { name: 'import schema library', tree, run: whole(importOf('dist/packages/schema/src/schema/index.js'), root) },
     { name: 'import CLI entry point', tree, run: whole(importOf('dist/src/cli/main.js'), root) },
     { name: 'cluster-probe --help', tree, run: whole([bin, '--help'], root) },
     { name: 'validate one file', tree, run: whole([bin, 'validate', path.join(repo, VALIDATE_FILE)], root) },

@@ -9,10 +9,10 @@ import { generateDefaultingValidators, generateValidators } from './validators.j
 
 export function generatedFiles(): Record<string, string> {
   return {
-    'src/api/generated/types.ts': generateTypes(),
-    'src/api/generated/probe-facts.ts': generateProbeFacts(),
-    'src/schema/generated/validators.ts': generateValidators(),
-    'src/schema/generated/defaulting-validators.ts': generateDefaultingValidators(),
+    'packages/schema/src/api/generated/types.ts': generateTypes(),
+    'packages/schema/src/api/generated/probe-facts.ts': generateProbeFacts(),
+    'packages/schema/src/schema/generated/validators.ts': generateValidators(),
+    'packages/schema/src/schema/generated/defaulting-validators.ts': generateDefaultingValidators(),
     'manifests/crd/cluster.karmada.io_clusters.yaml': generateCrd(),
     'docs/api-reference.md': generateApiReference(),
     // Standalone, strict JSON Schemas for kubeconform, editors and ajv (docs/validation.md).

@@ -4,7 +4,7 @@ import {
   dereference,
   healthCheckerAnnotationSchema,
   type SchemaNode,
-} from '../../src/schema/schemas.js';
+} from '../../packages/schema/src/schema/schemas.js';
 
 function typeName(n: SchemaNode): string {
   if (n['x-kubernetes-int-or-string'] === true) return 'integer or string';

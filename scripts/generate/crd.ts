@@ -2,8 +2,8 @@
 // inlined and additionalProperties:false dropped, which a CRD forbids beside properties), status subresource,
 // printer columns for the probe and the Healthy condition, and the CEL rules the schemas declare.
 import { stringify } from 'yaml';
-import { clusterSchema, dereference, type SchemaNode } from '../../src/schema/schemas.js';
-import { GROUP, KIND, PLURAL, VERSION } from '../../src/api/constants.js';
+import { clusterSchema, dereference, type SchemaNode } from '../../packages/schema/src/schema/schemas.js';
+import { GROUP, KIND, PLURAL, VERSION } from '../../packages/schema/src/api/constants.js';
 
 /** The schema as a CRD accepts it. */
 export function structural(node: SchemaNode): SchemaNode {

@@ -5,14 +5,28 @@
 // a new CEL rule must be translated or declared inexpressible. Rules the schema library adds in code that JSON Schema
 // can say (name, label, header and port-name patterns) are added below; test/oracle/json-schema.test.ts holds the
 // result to validateCluster row by row, and test/oracle/json-schema-differences.ts lists what JSON Schema cannot say.
-import { API_VERSION, GROUP, KIND, LEGACY_ANNOTATION, PROBE_ANNOTATION, VERSION } from '../../src/api/constants.js';
+import {
+  API_VERSION,
+  GROUP,
+  KIND,
+  LEGACY_ANNOTATION,
+  PROBE_ANNOTATION,
+  VERSION,
+} from '../../packages/schema/src/api/constants.js';
 import {
   clusterSchema,
   healthCheckerAnnotationSchema,
   livenessProbeSchema,
   schemasById,
   type SchemaNode,
-} from '../../src/schema/schemas.js';
+} from '../../packages/schema/src/schema/schemas.js';
+import {
+  DNS1123_LABEL_FMT,
+  DNS1123_SUBDOMAIN_FMT,
+  HTTP_HEADER_NAME_FMT,
+  LABEL_VALUE_FMT,
+  QUALIFIED_NAME_FMT,
+} from '../../packages/schema/src/schema/k8s-names.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Node = { [key: string]: Json };
@@ -64,15 +78,15 @@ export const KUBECONFORM_SCHEMA_LOCATIONS = {
   kindSuffix: `${JSON_SCHEMA_DIR}/{{.ResourceKind}}{{.KindSuffix}}.json`,
 } as const;
 
-// --- Kubernetes' name rules as patterns (apimachinery util/validation, as src/schema/k8s-names.ts applies them).
+// --- Kubernetes' name rules as patterns (apimachinery util/validation, as packages/schema/src/schema/k8s-names.ts applies them).
 // Each pattern is valid in ECMA-262 (ajv, yaml-language-server) and in Go's RE2 (kubeconform): no look-around, no
 // back-references. JSON Schema's `pattern` is unanchored, so each is anchored here.
-const DNS1123_LABEL = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
-const DNS1123_SUBDOMAIN = `${DNS1123_LABEL}(\\.${DNS1123_LABEL})*`;
-const QUALIFIED_NAME = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
+const DNS1123_LABEL = DNS1123_LABEL_FMT;
+const DNS1123_SUBDOMAIN = DNS1123_SUBDOMAIN_FMT;
+const QUALIFIED_NAME = QUALIFIED_NAME_FMT;
 
 /** A label value (provider, region, zone, zones, taint values): ASCII only, so bytes and characters count alike. */
-const LABEL_VALUE: Node = { maxLength: 63, pattern: `^(${QUALIFIED_NAME})?$` };
+const LABEL_VALUE: Node = { maxLength: 63, pattern: `^${LABEL_VALUE_FMT}$` };
 /** A qualified name (taint keys): an optional DNS subdomain prefix of at most 253 and '/', a name of at most 63. */
 const QUALIFIED: Node = {
   allOf: [{ pattern: `^(${DNS1123_SUBDOMAIN}/)?${QUALIFIED_NAME}$` }, { pattern: '^([^/]{1,253}/)?[^/]{1,63}$' }],
@@ -88,7 +102,7 @@ const HOST: Node = {
   anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }, { maxLength: 253, pattern: `^${DNS1123_SUBDOMAIN}$` }],
 };
 const ABSOLUTE_PATH: Node = { pattern: '^/' };
-const HEADER_NAME: Node = { pattern: '^[-A-Za-z0-9]+$' };
+const HEADER_NAME: Node = { pattern: `^${HTTP_HEADER_NAME_FMT}$` };
 
 /**
  * metadata: open (the apiserver's ObjectMeta, as kubeconform's own schemas keep it), with Karmada's cluster name (a

@@ -1,8 +1,8 @@
-// Generates src/api/generated/probe-facts.ts from schemas/liveness-probe.schema.json: the handler list (the probe's
+// Generates packages/schema/src/api/generated/probe-facts.ts from schemas/liveness-probe.schema.json: the handler list (the probe's
 // object-valued properties, in the schema's order), the timing fields with their `default`s and `minimum`s, and each
 // handler's field defaults. src/schema and src/probe both read them from src/api, so a default or a handler is changed
 // in the schema alone; test/unit/api/agreement.test.ts holds the engine and the CRD to it.
-import { livenessProbeSchema, type SchemaNode } from '../../src/schema/schemas.js';
+import { livenessProbeSchema, type SchemaNode } from '../../packages/schema/src/schema/schemas.js';
 
 const HEADER = `// Generated from schemas/liveness-probe.schema.json by \`npm run generate\`. Do not edit: change the schema and
 // regenerate. The one table of the probe's handlers and defaults, read by the schema library and the probe engine.

@@ -1,13 +1,13 @@
-// Generates src/api/generated/types.ts (TypeScript types) from schemas/: one interface per titled object; the rules
+// Generates packages/schema/src/api/generated/types.ts (TypeScript types) from schemas/: one interface per titled object; the rules
 // a type can carry are carried: LivenessProbe is a union that admits exactly one handler (the handlers as
 // probe-facts.ts reads them from the schema), and a Cluster's apiVersion and kind are the literals src/api names.
-import { API_VERSION, KIND } from '../../src/api/constants.js';
+import { API_VERSION, KIND } from '../../packages/schema/src/api/constants.js';
 import {
   clusterSchema,
   healthCheckerAnnotationSchema,
   livenessProbeSchema,
   type SchemaNode,
-} from '../../src/schema/schemas.js';
+} from '../../packages/schema/src/schema/schemas.js';
 import { probeFacts } from './probe-facts.js';
 
 const HEADER = `// Generated from schemas/ by \`npm run generate\`. Do not edit: change the schema and regenerate.

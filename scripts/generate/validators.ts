@@ -1,11 +1,15 @@
-// Generates src/schema/generated/validators.ts and defaulting-validators.ts: ajv's standalone code for schemas/, so the
+// Generates packages/schema/src/schema/generated/validators.ts and defaulting-validators.ts: ajv's standalone code for schemas/, so the
 // schema library validates without compiling anything at start-up. Here is the one ajv configuration of the project
-// (options, formats, our keywords). Each generated module exports one function that takes src/schema/ajv-runtime.ts
+// (options, formats, our keywords). Each generated module exports one function that takes packages/schema/src/schema/ajv-runtime.ts
 // (the formats and the helpers our keywords call) and returns the validators: the generated code imports nothing.
 import { _, Ajv, Name, stringify, type KeywordCxt } from 'ajv';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
-import { codePoints, formats, isIntOrString, listMapKeysUnique } from '../../src/schema/ajv-runtime.js';
-import { clusterSchema, healthCheckerAnnotationSchema, livenessProbeSchema } from '../../src/schema/schemas.js';
+import { codePoints, formats, isIntOrString, listMapKeysUnique } from '../../packages/schema/src/schema/ajv-runtime.js';
+import {
+  clusterSchema,
+  healthCheckerAnnotationSchema,
+  livenessProbeSchema,
+} from '../../packages/schema/src/schema/schemas.js';
 
 // ajv's standalone module is CommonJS with a default export; under NodeNext the callable sits on `.default`.
 const standaloneCode = ((standaloneCodeModule as unknown as { default?: unknown }).default ??
@@ -96,10 +100,10 @@ function moduleCode(useDefaults: boolean, what: string): string {
   const body = code.replace(/^"use strict";\n/, '');
   return `// Generated from schemas/ by \`npm run generate\` (scripts/generate/validators.ts). Do not edit: change the schema
 // or the generator and regenerate. ${what}
-// ajv's standalone code: plain JavaScript, not type-checked; src/schema/ajv-validators.ts gives it its types.
+// ajv's standalone code: plain JavaScript, not type-checked; packages/schema/src/schema/ajv-validators.ts gives it its types.
 // @ts-nocheck
 
-/** The validators by name; \`${RUNTIME}\` is src/schema/ajv-runtime.ts. The code imports nothing. */
+/** The validators by name; \`${RUNTIME}\` is packages/schema/src/schema/ajv-runtime.ts. The code imports nothing. */
 export function validators(${RUNTIME}) {
 const exports = {};
 ${body}

@@ -2,7 +2,7 @@
 // the one CIDR parser of the address policy (through the schema library), so a typo is a usage error (exit 2) naming
 // the flag, never a silently wider or narrower deny list.
 import { InvalidArgumentError } from 'commander';
-import { CidrError, parseCidr } from '../schema/index.js';
+import { CidrError, parseCidr } from '@karmada-cluster-probe/schema';
 
 /** Returns the CIDR in canonical `addr/prefix` form, or throws naming the flag and the value. */
 export function parseCidrFlag(value: string): string {

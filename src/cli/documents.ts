@@ -6,7 +6,7 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { parseAllDocuments, type Document } from 'yaml';
-import { GROUP, messageOf } from '../api/index.js';
+import { GROUP, messageOf } from '@karmada-cluster-probe/schema/api';
 
 export class InputError extends Error {}
 

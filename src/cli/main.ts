@@ -5,7 +5,7 @@
 // the command line is loaded at all, so `--help` and a `validate` of one file load none of the others' work
 // (test/integration/cli/startup-imports.test.ts, bench/startup).
 import { Command, CommanderError } from 'commander';
-import { messageOf } from '../api/index.js';
+import { messageOf } from '@karmada-cluster-probe/schema/api';
 
 type CommandModule = { register: (program: Command) => void };
 

@@ -21,10 +21,10 @@ import {
   assertNotKarmadaControlPlane,
   KarmadaControlPlaneError,
 } from '../deploy/index.js';
-import type { ProbeLocation } from '../schema/index.js';
+import type { ProbeLocation } from '@karmada-cluster-probe/schema';
 import { packageRoot } from '../dev/package-root.js';
 import { collectCidr } from './cidr-option.js';
-import { trimTrailingSlashes } from '../api/index.js';
+import { trimTrailingSlashes } from '@karmada-cluster-probe/schema/api';
 
 interface ManifestsFlags {
   caFile?: string;

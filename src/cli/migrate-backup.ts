@@ -9,8 +9,8 @@ import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { isRecord, messageOf } from '../api/index.js';
-import { escapePointerToken, unescapePointerToken } from '../schema/diff.js';
+import { isRecord, messageOf } from '@karmada-cluster-probe/schema/api';
+import { escapePointerToken, unescapePointerToken } from '@karmada-cluster-probe/schema/internal/schema/diff.js';
 import type { KubeApi } from '../kube/index.js';
 
 export const BACKUP_KIND = 'ClusterProbeMigrationBackup';

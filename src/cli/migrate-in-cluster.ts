@@ -13,10 +13,10 @@ import {
   PROBE_ANNOTATION,
   type Cluster,
   type ProbeLocation,
-} from '../schema/index.js';
+} from '@karmada-cluster-probe/schema';
 import { isStatus, type KubeApi } from '../kube/index.js';
-import { isRecord, messageOf } from '../api/index.js';
-import { escapePointerToken, unescapePointerToken } from '../schema/diff.js';
+import { isRecord, messageOf } from '@karmada-cluster-probe/schema/api';
+import { escapePointerToken, unescapePointerToken } from '@karmada-cluster-probe/schema/internal/schema/diff.js';
 import { discoverProbeStorage } from '../deploy/probe-storage.js';
 import { resolveProbeLocation, type ProbeLocationChoice } from './probe-location-option.js';
 import {

@@ -18,7 +18,7 @@ import {
   PROBE_ANNOTATION,
   type JsonPatchOperation,
   type ProbeLocation,
-} from '../schema/index.js';
+} from '@karmada-cluster-probe/schema';
 import {
   documentLabel,
   documentValue,
@@ -34,11 +34,11 @@ import {
 } from './documents.js';
 import { FileReplaceError, replaceFile } from './file-replace.js';
 import { changedPlainScalar, plainScalarsOf } from './value-check.js';
-import { unescapePointerToken } from '../schema/diff.js';
+import { unescapePointerToken } from '@karmada-cluster-probe/schema/internal/schema/diff.js';
 import { mergeEdit } from './line-merge.js';
 import { detectStyle, inStyle, type SourceStyle } from './source-style.js';
 import { applyToDocument, type NodePath } from './yaml-patch.js';
-import { messageOf } from '../api/index.js';
+import { messageOf } from '@karmada-cluster-probe/schema/api';
 
 export interface MigrateOutcome {
   text: string;

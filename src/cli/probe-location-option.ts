@@ -3,7 +3,7 @@
 // (`migrate --in-cluster`) the flag also takes `auto`, its default there: resolved here, from what discovery says the
 // server can store (src/deploy/probe-storage.ts); the schema library only ever sees field or annotation.
 import { Option } from 'commander';
-import { PROBE_LOCATIONS, type ProbeLocation } from '../schema/index.js';
+import { PROBE_LOCATIONS, type ProbeLocation } from '@karmada-cluster-probe/schema';
 import type { ProbeStorage } from '../deploy/probe-storage.js';
 
 export const AUTO = 'auto';

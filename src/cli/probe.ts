@@ -1,14 +1,14 @@
 // `cluster-probe probe`: runs a Cluster's liveness probe (or an httpGet of a URL) once, now, and reports it as text or
 // JSON; exit 0 success, 1 failure, 2 configuration or usage error. Reads the Cluster as the reconciler does
-// (the schema library's probe source, src/schema/probe-source.ts) and probes with src/probe; talks to no Kubernetes API. The probe engine and the probe
+// (the schema library's probe source, packages/schema/src/schema/probe-source.ts) and probes with src/probe; talks to no Kubernetes API. The probe engine and the probe
 // source are loaded when the command runs, not when it is registered.
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { LivenessProbe as ProbeLivenessProbe, ProbeContext, ProbeResult } from '../probe/index.js';
-import type { probeSourceOf as ProbeSourceOf } from '../schema/probe-source.js';
+import type { LivenessProbe as ProbeLivenessProbe, ProbeContext, ProbeResult } from '@karmada-cluster-probe/probe';
+import type { probeSourceOf as ProbeSourceOf } from '@karmada-cluster-probe/schema/internal/schema/probe-source.js';
 import { InputError, objectsOf, parseSource } from './documents.js';
-import { LEGACY_ANNOTATION, PROBE_ANNOTATION, validateProbe, type Cluster } from '../schema/index.js';
-import { messageOf, isRecord } from '../api/index.js';
+import { LEGACY_ANNOTATION, PROBE_ANNOTATION, validateProbe, type Cluster } from '@karmada-cluster-probe/schema';
+import { messageOf, isRecord } from '@karmada-cluster-probe/schema/api';
 
 export interface ProbeCommandOptions {
   file?: string;
@@ -147,8 +147,8 @@ export async function probeCommand(opts: ProbeCommandOptions, io: Io = defaultIo
     if ((opts.file === undefined) === (opts.url === undefined))
       throw new UsageError('give exactly one of -f/--file CLUSTER.yaml or --url URL');
     const [{ runProbe }, { probeSourceOf }] = await Promise.all([
-      import('../probe/index.js'),
-      import('../schema/probe-source.js'),
+      import('@karmada-cluster-probe/probe'),
+      import('@karmada-cluster-probe/schema/internal/schema/probe-source.js'),
     ]);
     const loaded = opts.url !== undefined ? fromUrl(opts.url) : fromCluster(opts.file!, io, probeSourceOf);
     const probe: ProbeLivenessProbe = { ...loaded.probe };

@@ -3,14 +3,14 @@
 // stopped, lease released, exit 0). Thin: flags in, the Manager from src/reconciler out. The reconciler (and its
 // Kubernetes client) and the logger are loaded when the command runs, not when it is registered.
 import { hostname } from 'node:os';
-import { DEFAULT_DENY_LIST } from '../probe/address-guard.js';
+import { DEFAULT_DENY_LIST } from '@karmada-cluster-probe/probe/internal/address-guard.js';
 import { collectCidr } from './cidr-option.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Logger } from 'pino';
 import { TAINT_EFFECTS, type TaintEffectOption } from '../reconciler/desired-state.js';
-import { DISRUPTION_DEFAULTS } from '../api/disruption.js';
+import { DISRUPTION_DEFAULTS } from '../facts/disruption.js';
 import { parseCeiling, parseFailureDomain, type Ceiling, type FailureDomainMode } from '../reconciler/disruption.js';
-import { messageOf } from '../api/index.js';
+import { messageOf } from '@karmada-cluster-probe/schema/api';
 
 interface ReconcileFlags {
   kubeconfig?: string;

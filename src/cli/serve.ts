@@ -5,7 +5,7 @@ import { collectCidr } from './cidr-option.js';
 import { Command, Option, InvalidArgumentError } from 'commander';
 import { probeLocationOption } from './probe-location-option.js';
 import type { Logger } from 'pino';
-import { DEFAULT_DENY_CIDRS, type ProbeLocation } from '../schema/index.js';
+import { DEFAULT_DENY_CIDRS, type ProbeLocation } from '@karmada-cluster-probe/schema';
 
 interface ServeFlags {
   port: number;

@@ -9,11 +9,11 @@ import {
   LEGACY_ANNOTATION,
   PROBE_ANNOTATION,
   UNHEALTHY_TAINT_KEY,
-  WITHHELD_REASONS,
   isRecord,
   messageOf,
-} from '../api/index.js';
-import type { Cluster } from '../api/index.js';
+} from '@karmada-cluster-probe/schema/api';
+import type { Cluster } from '@karmada-cluster-probe/schema/api';
+import { WITHHELD_REASONS } from '../facts/disruption.js';
 import { HEALTHY_CONDITION, INVALID_PROBE_REASON } from '../reconciler/desired-state.js';
 
 export const OUTPUTS = ['table', 'wide', 'json', 'yaml'] as const;

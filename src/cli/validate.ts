@@ -3,7 +3,13 @@
 import { collectCidr } from './cidr-option.js';
 import { Command, Option } from 'commander';
 import { probeLocationOption } from './probe-location-option.js';
-import { DEFAULT_DENY_CIDRS, KIND, validateCluster, type FieldError, type ProbeLocation } from '../schema/index.js';
+import {
+  DEFAULT_DENY_CIDRS,
+  KIND,
+  validateCluster,
+  type FieldError,
+  type ProbeLocation,
+} from '@karmada-cluster-probe/schema';
 import {
   documentLabel,
   expandPaths,

@@ -2,8 +2,8 @@
 // its comments, and the comments of what it removes are not lost: they move above the node that now holds the probe,
 // or are handed back to the caller to report. Knows YAML and JSON Pointer, nothing of Clusters.
 import { isMap, isScalar, visit, type Document, type Node } from 'yaml';
-import type { JsonPatchOperation } from '../schema/index.js';
-import { unescapePointerToken } from '../schema/diff.js';
+import type { JsonPatchOperation } from '@karmada-cluster-probe/schema';
+import { unescapePointerToken } from '@karmada-cluster-probe/schema/internal/schema/diff.js';
 
 export type NodePath = readonly string[];
 

@@ -3,7 +3,7 @@
 // are parameters (the chart's values, the tests' short ones). Every per-Cluster expression is aggregated by
 // cluster_name over a window that bridges a leader handover (the old leader's series end, the new one's begin
 // seconds later), so a handover neither resets an alert's `for` nor fires one. Runbooks: docs/monitoring.md.
-import { CLUSTER_LABEL, CLUSTER_METRICS as C, FLEET_METRICS as F } from '../api/metric-names.js';
+import { CLUSTER_LABEL, CLUSTER_METRICS as C, FLEET_METRICS as F } from '../facts/metric-names.js';
 
 export interface AlertParams {
   /** A Cluster holding the failing verdict this long. */

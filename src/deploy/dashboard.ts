@@ -1,7 +1,7 @@
 // The dashboard shipped with the chart, as Grafana's JSON model (no Grafana code here: it is data, checked by the
 // tests against a real Prometheus): the fleet at a glance, one row per Cluster, the history of transitions, and the
 // reconciler's own health. Generated into manifests/monitoring/ and the chart by scripts/generate-monitoring.ts.
-import { CLUSTER_LABEL, CLUSTER_METRICS as C, FLEET_METRICS as F } from '../api/metric-names.js';
+import { CLUSTER_LABEL, CLUSTER_METRICS as C, FLEET_METRICS as F } from '../facts/metric-names.js';
 
 export interface PanelTarget {
   refId: string;

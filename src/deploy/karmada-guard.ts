@@ -4,7 +4,7 @@
 // of the APIServices; the lookup takes a kubeconfig path, a KubeConfig, or any client with `request(method, path)`.
 // Loads @kubernetes/client-node only when given a path, so importing the webhook stays cheap.
 import type { KubeConfig } from '@kubernetes/client-node';
-import { GROUP, PLURAL } from '../schema/index.js';
+import { GROUP, PLURAL } from '@karmada-cluster-probe/schema';
 
 export const APISERVICES_PATH = '/apis/apiregistration.k8s.io/v1/apiservices';
 /** The APIService through which Karmada serves its Cluster API. */

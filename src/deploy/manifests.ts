@@ -8,7 +8,7 @@
 //   overlays/crd-served/          one apiserver serving Cluster from the CRD: crd/ + webhook/ + reconciler/
 //   crd/, webhook/, reconciler/   its pieces (crd/*.yaml itself is generated from schemas/ by `npm run generate`)
 import { stringify } from 'yaml';
-import { GROUP, PLURAL, UNHEALTHY_TAINT_KEY, type ProbeLocation } from '../schema/index.js';
+import { GROUP, PLURAL, UNHEALTHY_TAINT_KEY, type ProbeLocation } from '@karmada-cluster-probe/schema';
 import {
   HEALTHY_CONDITION_TYPE,
   KARMADA_KUBECONFIG_DIR,
@@ -22,7 +22,7 @@ import {
   reconcilerServiceAccount,
   reconcilerTokenSecret,
 } from './reconciler-manifests.js';
-import { trimTrailingSlashes } from '../api/index.js';
+import { trimTrailingSlashes } from '@karmada-cluster-probe/schema/api';
 
 export interface ManifestOptions {
   /** Namespace of every namespaced object (webhook and reconciler). */

@@ -3,8 +3,8 @@
 // aggregated apiserver, as karmada-aggregated-apiserver, whose Go types drop the field while answering 200). The
 // annotation is stored by every apiserver; the field only where the schema has it. The decision is a pure function
 // of what discovery answered; the lookup takes any client with `request(method, path)`. Knows no Kubernetes client.
-import { GROUP, VERSION } from '../schema/index.js';
-import { isRecord, messageOf } from '../api/index.js';
+import { GROUP, VERSION } from '@karmada-cluster-probe/schema';
+import { isRecord, messageOf } from '@karmada-cluster-probe/schema/api';
 import {
   aggregatedClusterApiServices,
   APISERVICES_PATH,

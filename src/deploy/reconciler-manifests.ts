@@ -2,7 +2,7 @@
 // ClusterTaintPolicy for the condition-only mode, rendered from code like the webhook's, so manifests/reconciler/,
 // manifests/host/ and manifests/karmada-apiserver/ share one RBAC and one Deployment. Pure; imports no reconciler code
 // (the arrows forbid it): the condition type is pinned against the reconciler's by a unit test.
-import { GROUP, PLURAL, UNHEALTHY_TAINT_KEY } from '../schema/index.js';
+import { GROUP, PLURAL, UNHEALTHY_TAINT_KEY } from '@karmada-cluster-probe/schema';
 
 export const RECONCILER_NAME = 'cluster-probe-reconciler';
 /** The reconciler's status condition type (src/reconciler's HEALTHY_CONDITION; a test keeps the two equal). */

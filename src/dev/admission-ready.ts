@@ -2,7 +2,7 @@
 // legacy annotation comes back migrated (only the mutating webhook does that). Registration alone proves nothing:
 // the apiserver picks up new webhook configurations asynchronously.
 import type { ControlPlane } from './controlplane.js';
-import { isRecord } from '../api/index.js';
+import { isRecord } from '@karmada-cluster-probe/schema/api';
 
 const PROBE_NAME = 'cluster-probe-admission-check';
 

@@ -6,7 +6,7 @@
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { annotateProbe, asList, setNodesReady, startKarmada, type KarmadaControlPlane } from './karmada.js';
-import { PROBE_ANNOTATION } from '../api/index.js';
+import { PROBE_ANNOTATION } from '@karmada-cluster-probe/schema/api';
 import {
   binariesFromScript,
   childFailure,

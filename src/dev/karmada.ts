@@ -20,7 +20,7 @@ import { makeCa, signClientPair, signServingPair } from './control-plane-pki.js'
 import { startControlPlane, type ControlPlane, type KubectlResult } from './controlplane.js';
 import { freePort, httpsGet, waitFor } from './loopback.js';
 import { ProcessGroup } from './process-group.js';
-import { definedFields, PROBE_ANNOTATION } from '../api/index.js';
+import { definedFields, PROBE_ANNOTATION } from '@karmada-cluster-probe/schema/api';
 
 /** The group of Clusters and the APIService that serves it on a real Karmada. */
 export const KARMADA_CLUSTER_APISERVICE = 'v1alpha1.cluster.karmada.io';

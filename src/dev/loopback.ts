@@ -3,7 +3,7 @@
 import { request } from 'node:https';
 import { createServer } from 'node:net';
 import type { ProcessGroup } from './process-group.js';
-import { messageOf } from '../api/index.js';
+import { messageOf } from '@karmada-cluster-probe/schema/api';
 
 /** A port that was free on 127.0.0.1 a moment ago (the usual small race with whoever binds it next). */
 export async function freePort(): Promise<number> {

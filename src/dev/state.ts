@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { isRecord } from '../api/index.js';
+import { isRecord } from '@karmada-cluster-probe/schema/api';
 
 export interface RecordedProcess {
   /** Process id, and the id of its process group (each was started as a group leader). */

@@ -6,7 +6,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { RateLimiter, type RequestPriority } from './rate-limiter.js';
-import { trimTrailingSlashes } from '../api/index.js';
+import { trimTrailingSlashes } from '@karmada-cluster-probe/schema/api';
 
 /** A non-2xx answer of the apiserver, with its Status reason when it sent one. */
 export class KubeApiError extends Error {

@@ -3,8 +3,7 @@
 // duration on our own clock (no trust in others' clocks), give up leadership when renewal fails past the deadline,
 // and release (empty holder) on a clean stop so a follower takes over at once.
 import { isStatus, type KubeApi } from './client.js';
-import { clockTimeout, RealClock, type Clock, type TimerHandle } from './clock.js';
-import { messageOf } from '../api/index.js';
+import { clockTimeout, messageOf, RealClock, type Clock, type TimerHandle } from '@karmada-cluster-probe/schema/api';
 
 interface LeaseSpec {
   holderIdentity?: string;

@@ -1,10 +1,10 @@
 // Per-Cluster series: the verdict a Cluster holds, its latest probe result and duration, results and transitions by
 // Cluster, the time of the last transition, consecutive failures against the threshold. Gauges and counters only (a
-// histogram would be a dozen series a Cluster); the names are src/api/metric-names.ts's. Every series of a Cluster
+// histogram would be a dozen series a Cluster); the names are src/facts/metric-names.ts's. Every series of a Cluster
 // goes at once when it is deleted, loses its probe or stops being this replica's (another shard's, leadership lost).
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { CLUSTER_LABEL, CLUSTER_METRICS as M, VERDICTS, type Verdict } from '../api/metric-names.js';
-import type { ProbeOutcome } from '../probe/index.js';
+import { CLUSTER_LABEL, CLUSTER_METRICS as M, VERDICTS, type Verdict } from '../facts/metric-names.js';
+import type { ProbeOutcome } from '@karmada-cluster-probe/probe';
 import type { Desired } from './desired-state.js';
 
 interface Series {

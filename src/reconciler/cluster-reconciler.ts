@@ -4,7 +4,7 @@
 // every change, transition and relist, never two at once for one name, again with backoff when it throws, and again
 // when it returns `{ requeue: true }` (controller-runtime's Result).
 import type { QueueResult } from '../kube/work-queue.js';
-import type { Cluster } from '../schema/index.js';
+import type { Cluster } from '@karmada-cluster-probe/schema';
 import type { ClusterWriter } from './cluster-writer.js';
 import type { Desired } from './desired-state.js';
 import type { ProbeWorkers } from './probe-workers.js';

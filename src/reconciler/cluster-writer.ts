@@ -2,7 +2,15 @@
 // (it is what stops karmada-scheduler), then the Healthy condition through the status subresource, each a JSON merge
 // patch guarded by metadata.resourceVersion (optimistic concurrency); on 409 it re-reads and re-plans. An Event is
 // recorded for a condition change it wrote.
-import { API_VERSION, GROUP, KIND, PLURAL, UNHEALTHY_TAINT_KEY, VERSION, type Cluster } from '../schema/index.js';
+import {
+  API_VERSION,
+  GROUP,
+  KIND,
+  PLURAL,
+  UNHEALTHY_TAINT_KEY,
+  VERSION,
+  type Cluster,
+} from '@karmada-cluster-probe/schema';
 import {
   eventFor,
   planCluster,
@@ -13,7 +21,7 @@ import {
 } from './desired-state.js';
 import { isStatus, type KubeApi } from '../kube/client.js';
 import type { ReconcilerMetrics } from './metrics.js';
-import { messageOf } from '../api/index.js';
+import { messageOf } from '@karmada-cluster-probe/schema/api';
 
 export const CLUSTERS_PATH = `/apis/${GROUP}/${VERSION}/${PLURAL}`;
 export const FIELD_MANAGER = 'cluster-probe-reconciler';

@@ -1,9 +1,9 @@
 // What a Cluster should carry for a probe state: the Healthy condition and the cluster.karmada.io/unhealthy taint, and
 // the smallest change from what it carries now (undefined when nothing differs, so a steady state writes nothing).
 // Pure: no I/O, no clock (the caller hands `now` in). Only the Healthy condition and our taint key are ever touched.
-import { UNHEALTHY_TAINT_KEY, type Cluster, type Condition, type Taint } from '../schema/index.js';
-import type { ProbeOutcome, WorkerState } from '../probe/index.js';
-import { WITHHELD_REASONS } from '../api/disruption.js';
+import { UNHEALTHY_TAINT_KEY, type Cluster, type Condition, type Taint } from '@karmada-cluster-probe/schema';
+import type { ProbeOutcome, WorkerState } from '@karmada-cluster-probe/probe';
+import { WITHHELD_REASONS } from '../facts/disruption.js';
 
 export const HEALTHY_CONDITION = 'Healthy';
 export const TAINT_EFFECTS = ['NoSchedule', 'NoExecute', 'none'] as const;

@@ -2,9 +2,9 @@
 // assesses the failure domains and the fleet from them (disruption.ts, pure), and turns a failure verdict into what the
 // state allows: written, withheld (Healthy=Unknown with a reason of ours, our taint lifted) or not yet. Re-assesses on
 // a tick and queues again every Cluster whose decision changed, so the reconcile stays level-triggered.
-import { WITHHELD_REASONS, type WithheldReason } from '../api/disruption.js';
-import type { Clock, ProbeResult, ResolvedTiming, TimerHandle, WorkerState } from '../probe/index.js';
-import { UNHEALTHY_TAINT_KEY, type Cluster } from '../schema/index.js';
+import { WITHHELD_REASONS, type WithheldReason } from '../facts/disruption.js';
+import type { Clock, ProbeResult, ResolvedTiming, TimerHandle, WorkerState } from '@karmada-cluster-probe/probe';
+import { UNHEALTHY_TAINT_KEY, type Cluster } from '@karmada-cluster-probe/schema';
 import {
   assessFleet,
   decide,

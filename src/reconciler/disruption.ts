@@ -2,8 +2,8 @@
 // the latest raw probe results, and what that state does to one Cluster's failure verdict. After Kubernetes' node
 // lifecycle controller (ComputeZoneState, "master disruption mode") and Cluster API's MachineHealthCheck
 // (unhealthyLessThanOrEqualTo, TooManyUnhealthy). No I/O, no clock: the caller hands everything in.
-import { DISRUPTION_DEFAULTS, WITHHELD_REASONS, type WithheldReason } from '../api/disruption.js';
-import type { Cluster } from '../schema/index.js';
+import { DISRUPTION_DEFAULTS, WITHHELD_REASONS, type WithheldReason } from '../facts/disruption.js';
+import type { Cluster } from '@karmada-cluster-probe/schema';
 
 export type DomainState = 'Normal' | 'PartialDisruption' | 'FullDisruption';
 

@@ -29,13 +29,17 @@ export {
   type StatusPlan,
   type TaintEffectOption,
 } from './desired-state.js';
-export { invalidProbeMessage, describeFieldError, MAX_INVALID_MESSAGE } from '../schema/invalid-probe-message.js';
+export {
+  invalidProbeMessage,
+  describeFieldError,
+  MAX_INVALID_MESSAGE,
+} from '@karmada-cluster-probe/schema/internal/schema/invalid-probe-message.js';
 export {
   probeSourceOf,
   type ProbeSource,
   type ProbeSourceKind,
   type ProbeSourceOptions,
-} from '../schema/probe-source.js';
+} from '@karmada-cluster-probe/schema/internal/schema/probe-source.js';
 export { memberTrustOf, withMemberTrust, type MemberTrust } from './member-ca.js';
 export { shardOf, ownsCluster, type Shard } from './shard.js';
 export { SecretStore } from './secret-store.js';

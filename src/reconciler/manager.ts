@@ -1,11 +1,11 @@
 // The controller that drives the reconcile (as controller-runtime's controller drives a Reconciler): wiring only. The
 // Cluster informer, the probe workers' transitions and every relist queue a Cluster's name on a keyed work queue, and
 // the queue calls ClusterReconciler.reconcile(name) (cluster-reconciler.ts), where every decision about a Cluster is.
-import { RealClock, type Clock, type WorkerState } from '../probe/index.js';
+import { RealClock, type Clock, type WorkerState } from '@karmada-cluster-probe/probe';
 import { Informer } from '../kube/informer.js';
 import type { KubeApi } from '../kube/client.js';
 import { WorkQueue, type QueuePriority } from '../kube/work-queue.js';
-import type { Cluster } from '../schema/index.js';
+import type { Cluster } from '@karmada-cluster-probe/schema';
 import { CLUSTERS_PATH, ClusterWriter } from './cluster-writer.js';
 import { ClusterReconciler } from './cluster-reconciler.js';
 import { verdictOf } from './cluster-metrics.js';
@@ -17,8 +17,8 @@ import { ownsCluster, type Shard } from './shard.js';
 import { DisruptionGuard } from './disruption-guard.js';
 import { DEFAULT_THRESHOLDS, type FailureDomainMode, type GuardThresholds } from './disruption.js';
 import { Sentinels } from './sentinels.js';
-import { DISRUPTION_DEFAULTS } from '../api/disruption.js';
-import { definedFields, messageOf } from '../api/index.js';
+import { DISRUPTION_DEFAULTS } from '../facts/disruption.js';
+import { definedFields, messageOf } from '@karmada-cluster-probe/schema/api';
 import { HEALTHY_CONDITION } from './desired-state.js';
 
 /** The disruption guard's settings (docs/reconciler.md, "When the prober is the thing that broke"). */

@@ -2,8 +2,8 @@
 // does: spec.insecureSkipTLSVerification skips verification, else the CA in the Cluster's spec.secretRef Secret
 // (key caBundle, as `karmada join` writes it). Only for that exact host:port: the member's CA is never trusted for
 // another host. Pure: no I/O; the caller reads the Secret and hands the CA to the engine in the probe itself.
-import { resolvePort, type LivenessProbe } from '../probe/index.js';
-import type { Cluster } from '../schema/index.js';
+import { resolvePort, type LivenessProbe } from '@karmada-cluster-probe/probe';
+import type { Cluster } from '@karmada-cluster-probe/schema';
 
 /**
  * none: the probe runs as written. insecure: it targets spec.apiEndpoint and the Cluster says not to verify that

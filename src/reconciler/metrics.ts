@@ -1,8 +1,8 @@
 // The reconciler's Prometheus metrics, in a registry of its own (so two reconcilers in one process, as in tests, do not
 // collide): probe results and durations, transitions, API writes, watch restarts, workers, leadership, and the
-// per-Cluster series (cluster-metrics.ts). The names are src/api/metric-names.ts's. Depends on prom-client only.
+// per-Cluster series (cluster-metrics.ts). The names are src/facts/metric-names.ts's. Depends on prom-client only.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { FLEET_METRICS as N, METRIC_PREFIX } from '../api/metric-names.js';
+import { FLEET_METRICS as N, METRIC_PREFIX } from '../facts/metric-names.js';
 import { ClusterMetrics } from './cluster-metrics.js';
 
 export interface ReconcilerMetrics {

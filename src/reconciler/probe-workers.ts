@@ -15,9 +15,9 @@ import {
   type ProbeResult,
   type Transition,
   type WorkerState,
-} from '../probe/index.js';
-import { probeSourceOf, type ProbeSourceKind } from '../schema/probe-source.js';
-import type { Cluster } from '../schema/index.js';
+} from '@karmada-cluster-probe/probe';
+import { probeSourceOf, type ProbeSourceKind } from '@karmada-cluster-probe/schema/internal/schema/probe-source.js';
+import type { Cluster } from '@karmada-cluster-probe/schema';
 import { HEALTHY_CONDITION, stateFromConditions, type Desired } from './desired-state.js';
 import { memberTrustOf, withMemberTrust, type MemberTrust } from './member-ca.js';
 import type { ReconcilerMetrics } from './metrics.js';

@@ -4,7 +4,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient, type KubeApi } from '../kube/client.js';
 import { LeaderElector } from '../kube/leader-election.js';
-import type { Clock } from '../probe/index.js';
+import type { Clock } from '@karmada-cluster-probe/probe';
 import type { TaintEffectOption } from './desired-state.js';
 import { ClusterController, type DisruptionOptions, type ManagerLog } from './manager.js';
 import { createMetrics, type ReconcilerMetrics } from './metrics.js';

@@ -2,8 +2,8 @@
 // Cluster (same engine, same address policy) and, when one fails, blames itself before any member: the disruption
 // guard then withholds new failure verdicts, and lifts written ones once the sentinel failed its threshold in a row.
 // URLs: http(s)://host[:port][/path] (an httpGet) or tcp://host:port.
-import { ProbeScheduler, runProbe, type Clock, type LivenessProbe } from '../probe/index.js';
-import { validateProbe, type LivenessProbeHandlers, type LivenessProbeTiming } from '../schema/index.js';
+import { ProbeScheduler, runProbe, type Clock, type LivenessProbe } from '@karmada-cluster-probe/probe';
+import { validateProbe, type LivenessProbeHandlers, type LivenessProbeTiming } from '@karmada-cluster-probe/schema';
 import type { DisruptionGuard } from './disruption-guard.js';
 
 export interface Sentinel {

@@ -2,7 +2,7 @@
 // Pure: no sockets. The edge (edge.ts) turns a raw request into a review or a `ReviewRejection`; the HTTP shell maps
 // a rejection to its status code and answers a review in kind.
 
-import { isRecord } from '../api/index.js';
+import { isRecord } from '@karmada-cluster-probe/schema/api';
 import { quoteJson } from './patch.js';
 
 export const ADMISSION_V1 = 'admission.k8s.io/v1';

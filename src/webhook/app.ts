@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BodyBudget, pathOf, serveAdmission, writeJson, type AdmissionRouteOptions } from './admission-route.js';
 import { MAX_BUFFERED_BODY_BYTES } from './admission.js';
-import { messageOf } from '../api/index.js';
+import { messageOf } from '@karmada-cluster-probe/schema/api';
 
 export interface AppOptions extends Omit<AdmissionRouteOptions, 'bodyBudget'> {
   /** Whether a serving certificate is loaded (readiness). */

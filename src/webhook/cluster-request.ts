@@ -1,7 +1,7 @@
 // What mutate and validate share: recognising a Cluster request, naming it, shaping warnings and denials.
 // Pure functions over the decoded review; nothing here touches HTTP or I/O.
-import { clip, isRecord } from '../api/index.js';
-import { errorBody, formatInvalid, GROUP, KIND, type FieldError } from '../schema/index.js';
+import { clip, isRecord } from '@karmada-cluster-probe/schema/api';
+import { errorBody, formatInvalid, GROUP, KIND, type FieldError } from '@karmada-cluster-probe/schema';
 import {
   answer,
   type AdmissionRequest,

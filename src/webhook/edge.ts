@@ -1,7 +1,7 @@
 // The one edge of an admission request: media type, encoding, size, then the body decoded into a review. Pure and
 // synchronous: the server (admission-route.ts, through handle.ts) and every test (the fuzz properties included) call
 // these same functions, so what the tests prove is what is served. Imports no socket.
-import { messageOf } from '../api/index.js';
+import { messageOf } from '@karmada-cluster-probe/schema/api';
 import { MAX_BODY_BYTES, decodeReview, type AdmissionReviewRequest, type ReviewRejection } from './admission.js';
 
 /** The request headers the edge reads; node's `req.headers` is one. */

@@ -16,7 +16,7 @@ import { mutate } from './mutate.js';
 import { validate } from './validate.js';
 import type { WebhookName } from './metrics.js';
 import type { WebhookOptions } from './options.js';
-import { messageOf } from '../api/index.js';
+import { messageOf } from '@karmada-cluster-probe/schema/api';
 
 export interface HandledReview {
   /** HTTP status to send: 200 for every answered review, 4xx for a body that is not one. */

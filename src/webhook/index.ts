@@ -38,7 +38,7 @@ export {
   type WebhookOptions,
 } from './options.js';
 // The default of WebhookOptions.denyHosts, the schema library's own list (not a copy), for webhook users.
-export { DEFAULT_DENY_CIDRS } from '../schema/index.js';
+export { DEFAULT_DENY_CIDRS } from '@karmada-cluster-probe/schema';
 export { applyPatch, decodePatch, encodePatch } from './patch.js';
 export { mutate } from './mutate.js';
 export { validate } from './validate.js';

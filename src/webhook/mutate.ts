@@ -3,11 +3,11 @@
 // manifests always install with it; as with controller-runtime's Defaulter, a mutation that cannot be made (a legacy
 // annotation that cannot be carried) is the one denial, and only the notes of what it moved are warnings.
 // Pure over the decoded AdmissionReview; knows nothing of HTTP. Idempotent: a second round yields no patch.
-import { LEGACY_ANNOTATION, migrateCluster, PROBE_ANNOTATION } from '../schema/index.js';
-import { cloneJson } from '../schema/clone.js';
-import { defaultClusterInPlace } from '../schema/defaults.js';
-import { diffSharing } from '../schema/diff.js';
-import { isRecord } from '../api/index.js';
+import { LEGACY_ANNOTATION, migrateCluster, PROBE_ANNOTATION } from '@karmada-cluster-probe/schema';
+import { cloneJson } from '@karmada-cluster-probe/schema/internal/schema/clone.js';
+import { defaultClusterInPlace } from '@karmada-cluster-probe/schema/internal/schema/defaults.js';
+import { diffSharing } from '@karmada-cluster-probe/schema/internal/schema/diff.js';
+import { isRecord } from '@karmada-cluster-probe/schema/api';
 import { answer, type AdmissionReview, type AdmissionReviewRequest } from './admission.js';
 import { clusterObjectOf, invalidResponse, requestName, shapeWarnings } from './cluster-request.js';
 import { DEFAULT_WEBHOOK_OPTIONS, type WebhookOptions } from './options.js';

@@ -1,6 +1,6 @@
 // The knobs of the admission handlers, shared by mutate and validate, and their defaults.
 // Kept apart from the HTTP shell so the pure handlers and the CLI agree on one shape.
-import { DEFAULT_DENY_CIDRS, type ProbeLocation } from '../schema/index.js';
+import { DEFAULT_DENY_CIDRS, type ProbeLocation } from '@karmada-cluster-probe/schema';
 
 export interface WebhookOptions {
   /** Where the probe lives: `spec.livenessProbe` or the `cluster.karmada.io/liveness-probe` annotation. */

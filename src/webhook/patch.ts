@@ -2,7 +2,7 @@
 // it. The diff itself ("object as received" + "object as it should be", as controller-runtime's PatchResponseFromRaw)
 // is the schema library's diffPatch, so migration and the webhook compute patches one way. Pure.
 import jsonpatch from 'fast-json-patch';
-import type { JsonPatchOperation } from '../schema/index.js';
+import type { JsonPatchOperation } from '@karmada-cluster-probe/schema';
 
 /** Printable ASCII other than `"` and `\\`: a string of these is its own JSON text between quotes. */
 const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;

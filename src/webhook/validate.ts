@@ -1,6 +1,6 @@
 // The validating admission handler: every field error at once, denied as the apiserver denies an invalid object.
 // Pure over the decoded AdmissionReview; knows nothing of HTTP. Probe hosts are checked against the deny list.
-import { validateCluster } from '../schema/index.js';
+import { validateCluster } from '@karmada-cluster-probe/schema';
 import { answer, type AdmissionReview, type AdmissionReviewRequest } from './admission.js';
 import { clusterObjectOf, invalidResponse, requestName, shapeWarnings } from './cluster-request.js';
 import { DEFAULT_WEBHOOK_OPTIONS, type WebhookOptions } from './options.js';

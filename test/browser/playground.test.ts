@@ -24,7 +24,7 @@ import {
   type MigrationResult,
   type ProbeLocation,
   type ValidationResult,
-} from '../../src/schema/index.js';
+} from '../../packages/schema/src/schema/index.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -422,7 +422,7 @@ describe('the playground in a real browser (Debian chromium, headless)', functio
   it('bundles the schema library for a browser with no Node built-in, within its budget', function () {
     if (!built) throw new Error('no build');
     expect(built.inputs.filter((i) => i.startsWith('node:'))).to.deep.equal([]);
-    expect(built.inputs).to.include('src/schema/index.ts');
+    expect(built.inputs).to.include('packages/schema/src/schema/index.ts');
     console.log(
       `      playground bundle (minified main.js): ${built.bytes} bytes, ${built.gzipBytes} bytes gzip; ` +
         `${built.inputs.length} modules`,

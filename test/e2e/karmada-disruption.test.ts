@@ -15,13 +15,13 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient, type KubeApi } from '../../src/reconciler/index.js';
-import type { Cluster } from '../../src/schema/index.js';
+import type { Cluster } from '../../packages/schema/src/schema/index.js';
 import { startKarmada, type KarmadaControlPlane } from '../../src/dev/karmada.js';
 import { sampleWorkload } from '../../src/dev/karmada-playground.js';
 import { sleep, startReconciler, waitFor, type ReconcilerProcess } from './support/reconciler-env.js';
 
 const CLUSTERS = '/apis/cluster.karmada.io/v1alpha1/clusters';
-import { PROBE_ANNOTATION } from '../../src/api/index.js';
+import { PROBE_ANNOTATION } from '../../packages/schema/src/api/index.js';
 const TAINT = 'cluster.karmada.io/unhealthy';
 const PERIOD_S = 1;
 const FAILURE_THRESHOLD = 2;

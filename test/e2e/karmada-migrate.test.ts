@@ -12,14 +12,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient, type KubeApi } from '../../src/kube/index.js';
-import { defaultProbe, type Cluster } from '../../src/schema/index.js';
+import { defaultProbe, type Cluster } from '../../packages/schema/src/schema/index.js';
 import { startKarmada, type KarmadaControlPlane } from '../../src/dev/karmada.js';
 import { runCli, WebhookProcess, type CliInvocation, type CliResult } from '../../src/dev/webhook-process.js';
 import { startControlPlane, type ControlPlane } from './harness/controlplane.js';
 import { sleep, startReconciler, waitFor, type ReconcilerProcess } from './support/reconciler-env.js';
 
 const CLUSTERS = '/apis/cluster.karmada.io/v1alpha1/clusters';
-import { PROBE_ANNOTATION } from '../../src/api/index.js';
+import { PROBE_ANNOTATION } from '../../packages/schema/src/api/index.js';
 const LEGACY_ANNOTATION = 'cluster.karmada.io/health-checker';
 const CLI: CliInvocation = {
   command: process.execPath,

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { httpsGet } from '../../src/dev/loopback.js';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient, type KubeApi } from '../../src/reconciler/index.js';
-import type { Cluster } from '../../src/schema/index.js';
+import type { Cluster } from '../../packages/schema/src/schema/index.js';
 import { startKarmada, type KarmadaControlPlane } from '../../src/dev/karmada.js';
 import { sampleWorkload } from '../../src/dev/karmada-playground.js';
 import { runCli, WebhookProcess, type CliInvocation } from '../../src/dev/webhook-process.js';

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient, type KubeApi } from '../../src/kube/index.js';
 import { shardOf } from '../../src/reconciler/index.js';
-import type { Cluster } from '../../src/schema/index.js';
+import type { Cluster } from '../../packages/schema/src/schema/index.js';
 import { startControlPlane, type ControlPlane } from './harness/controlplane.js';
 import {
   restartApiServer,

@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { waitForWebhookAnswering } from '../../src/dev/admission-ready.js';
 import { WebhookProcess, type CliInvocation } from '../../src/dev/webhook-process.js';
-import { validateCluster } from '../../src/schema/index.js';
+import { validateCluster } from '../../packages/schema/src/schema/index.js';
 import { startControlPlane, type ControlPlane, type KubectlResult } from './harness/controlplane.js';
 import {
   agreementCases,

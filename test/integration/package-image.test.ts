@@ -32,7 +32,23 @@ const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
   version: string;
   license: string;
   devDependencies: Record<string, string>;
+  workspaces: string[];
 };
+/**
+ * What only development needs: the root's devDependencies, less what a workspace package (the schema and probe
+ * packages the application installs) needs at run time (ajv, @grpc/grpc-js are both).
+ */
+const DEV_ONLY = ((): string[] => {
+  const runtime = new Set(
+    pkg.workspaces.flatMap((ws) =>
+      Object.keys(
+        (JSON.parse(readFileSync(join(repo, ws, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> })
+          .dependencies ?? {},
+      ),
+    ),
+  );
+  return Object.keys(pkg.devDependencies).filter((d) => !d.startsWith('@types/') && !runtime.has(d));
+})();
 /** The user of the image and of every Deployment the project ships. */
 const IMAGE_UID = 65532;
 
@@ -167,8 +183,9 @@ describe('the container image, reproduced without a container engine', function 
 
   it('holds the production dependencies only', () => {
     const modules = readdirSync(join(prefix, 'node_modules'));
-    for (const dev of Object.keys(pkg.devDependencies).filter((d) => !d.startsWith('@types/'))) {
-      expect(modules, dev).not.to.include(dev.split('/')[0]);
+    expect(DEV_ONLY).to.include.members(['typescript', 'mocha', 'esbuild']);
+    for (const dev of DEV_ONLY) {
+      expect(modules, dev).not.to.include(dev.startsWith('@') ? dev.split('/')[0] : dev);
     }
     expect(existsSync(join(prefix, 'dist', 'src', 'cli', 'main.js'))).to.equal(true);
     expect(existsSync(join(prefix, 'src')), 'TypeScript sources are not shipped').to.equal(false);
@@ -344,7 +361,7 @@ describe('the container image, built by podman from the Dockerfile unchanged (sc
   it('holds no dev dependency, no npm, no npm cache, no build stage and nothing of the build mounts', () => {
     const paths = [...files.keys()];
     const modules = join(dockerPath(/install-packed\.mjs --prefix (\S+)/, 'prefix'), 'node_modules').slice(1);
-    for (const dev of Object.keys(pkg.devDependencies).filter((d) => !d.startsWith('@types/'))) {
+    for (const dev of DEV_ONLY) {
       expect(
         paths.filter((p) => p.startsWith(`${modules}/${dev}/`)),
         dev,

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { parse, parseAllDocuments } from 'yaml';
-import { CLUSTER_METRICS, FLEET_METRICS } from '../../src/api/metric-names.js';
+import { CLUSTER_METRICS, FLEET_METRICS } from '../../src/facts/metric-names.js';
 import { ALERT_DEFAULTS, ALERT_NAMES, alertRules, RULE_GROUP } from '../../src/deploy/alerts.js';
 import { DASHBOARD_VARIABLES, dashboardPanels } from '../../src/deploy/dashboard.js';
 import { monitoringFiles, RULES_FILE } from '../../src/deploy/monitoring.js';

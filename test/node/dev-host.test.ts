@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { UNHEALTHY_TAINT_KEY } from '../../src/api/constants.js';
+import { UNHEALTHY_TAINT_KEY } from '../../packages/schema/src/api/constants.js';
 import { devUpKarmadaHost } from '../../src/dev/host-playground.js';
 
 async function until(what: string, timeoutMs: number, check: () => Promise<boolean>): Promise<void> {

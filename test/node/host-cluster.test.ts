@@ -12,7 +12,7 @@ import { ProcessGroup, freePort } from '../../src/dev/controlplane.js';
 import { startHostNode, type HostNode } from '../../src/dev/host-node.js';
 import { startKarmada, type KarmadaControlPlane } from '../../src/dev/karmada.js';
 import { createNodeBridge, type NodeBridge } from '../../src/dev/node-bridge.js';
-import { PROBE_ANNOTATION, UNHEALTHY_TAINT_KEY } from '../../src/api/constants.js';
+import { PROBE_ANNOTATION, UNHEALTHY_TAINT_KEY } from '../../packages/schema/src/api/constants.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 const CHART = join(repo, 'charts', 'karmada-cluster-probe');

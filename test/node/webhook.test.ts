@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROBE_ANNOTATION } from '../../src/api/constants.js';
+import { PROBE_ANNOTATION } from '../../packages/schema/src/api/constants.js';
 import { startHostNode, type HostNode } from '../../src/dev/host-node.js';
 import { startKarmada, type KarmadaControlPlane } from '../../src/dev/karmada.js';
 import { createNodeBridge, type NodeBridge } from '../../src/dev/node-bridge.js';

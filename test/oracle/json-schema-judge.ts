@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv, type AnySchema, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { parse } from 'yaml';
-import { validateCluster } from '../../src/schema/index.js';
+import { validateCluster } from '../../packages/schema/src/schema/index.js';
 import { agreementCases, agreementCluster } from '../e2e/support/clusters.js';
 import { CASES } from './cases.js';
 

@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { validateCluster } from '../../src/schema/index.js';
+import { validateCluster } from '../../packages/schema/src/schema/index.js';
 import type { Obj, OracleCase } from './cases.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');

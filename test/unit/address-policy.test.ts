@@ -3,8 +3,13 @@
 // and through the probe engine's connect-time guard, and both must give the table's verdict.
 import { expect } from 'chai';
 import net from 'node:net';
-import { AddressGuard, runProbe } from '../../src/probe/index.js';
-import { DEFAULT_DENY_CIDRS, migrateCluster, validateCluster, type FieldError } from '../../src/schema/index.js';
+import { AddressGuard, runProbe } from '../../packages/probe/src/index.js';
+import {
+  DEFAULT_DENY_CIDRS,
+  migrateCluster,
+  validateCluster,
+  type FieldError,
+} from '../../packages/schema/src/schema/index.js';
 import {
   DEFAULT_DENY_CIDRS as WEBHOOK_DENY_CIDRS,
   decodeReview,

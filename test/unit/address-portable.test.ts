@@ -5,8 +5,8 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
-import { hostToASCII, ipFamily } from '../../src/address/index.js';
-import { utf8Length } from '../../src/schema/k8s-names.js';
+import { hostToASCII, ipFamily } from '../../packages/schema/src/address/index.js';
+import { utf8Length } from '../../packages/schema/src/schema/k8s-names.js';
 
 const IP_TEXTS = [
   '1.2.3.4',

@@ -5,9 +5,15 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { promises as dns } from 'node:dns';
 import net from 'node:net';
-import { checkAddress, denyListFor, parseAddress, parseIPv4, parseIPv6 } from '../../src/address/index.js';
-import { AddressGuard, DEFAULT_DENY_LIST, parseCidr as engineCidr } from '../../src/probe/index.js';
-import { DEFAULT_DENY_CIDRS, parseDenyList, validateCluster } from '../../src/schema/index.js';
+import {
+  checkAddress,
+  denyListFor,
+  parseAddress,
+  parseIPv4,
+  parseIPv6,
+} from '../../packages/schema/src/address/index.js';
+import { AddressGuard, DEFAULT_DENY_LIST, parseCidr as engineCidr } from '../../packages/probe/src/index.js';
+import { DEFAULT_DENY_CIDRS, parseDenyList, validateCluster } from '../../packages/schema/src/schema/index.js';
 import { parseCidrFlag as flagCidr } from '../../src/cli/cidr-option.js';
 
 const u32 = fc.integer({ min: 0, max: 0xffffffff });

@@ -3,9 +3,9 @@
 // and its cluster.karmada.io/not-ready and /unreachable taints) with the time it was seen, from a watch plus a poll; and
 // where karmada-scheduler places a new workload, one new PropagationPolicy + Deployment every few seconds until one
 // lands on the healthy member alone. Knows nothing of the faults themselves (src/dev/member-faults.ts).
-import { PROBE_ANNOTATION, UNHEALTHY_TAINT_KEY } from '../../../src/api/index.js';
+import { PROBE_ANNOTATION, UNHEALTHY_TAINT_KEY } from '../../../packages/schema/src/api/index.js';
 import type { KubeApi } from '../../../src/kube/index.js';
-import type { Cluster } from '../../../src/schema/index.js';
+import type { Cluster } from '../../../packages/schema/src/schema/index.js';
 import { sampleWorkload } from '../../../src/dev/karmada-playground.js';
 import type { KarmadaControlPlane } from '../../../src/dev/karmada.js';
 

@@ -21,7 +21,7 @@ const HEAVY = [
   '/src/webhook/index.ts',
   '/src/webhook/server.ts',
   '/src/reconciler/index.ts',
-  '/src/probe/index.ts',
+  '/packages/probe/src/index.ts',
   '/src/certs/index.ts',
   '/src/dev/playground.ts',
 ];
@@ -71,7 +71,7 @@ export async function resolve(specifier, context, next) {
   it('validate of one file loads the schema library and YAML, nothing heavy', () => {
     const { status, loaded } = loadedBy(['validate', 'test/fixtures/clusters/member-dev.yaml']);
     expect(status).to.equal(0);
-    expect(loaded.some((url) => url.includes('/src/schema/generated/validators.ts'))).to.equal(true);
+    expect(loaded.some((url) => url.includes('/packages/schema/src/schema/generated/validators.ts'))).to.equal(true);
     expect(heavyIn(loaded)).to.deep.equal([]);
   });
 

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import type { Cluster } from '../../../src/api/index.js';
+import type { Cluster } from '../../../packages/schema/src/api/index.js';
 
 const CLUSTERS = '/apis/cluster.karmada.io/v1alpha1/clusters';
 

@@ -1,4 +1,5 @@
-// The package as another tool consumes it: `npm pack`, install the tarball into a fresh project, then import
+// The package as another tool consumes it: `npm pack` of the application and its two workspace packages (the
+// application depends on them by version), install the tarballs into a fresh project, then import
 // `karmada-cluster-probe/schema` as ESM and with require(), and type-check a TypeScript consumer with tsc.
 import { expect } from 'chai';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -20,17 +21,15 @@ describe('the packed package, installed into a fresh project', function () {
 
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'cluster-probe-consumer-'));
-    const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], {
-      cwd: repo,
-      encoding: 'utf8',
-    })
-      .trim()
-      .split('\n')
-      .pop();
+    const { app, packages } = JSON.parse(
+      execFileSync(process.execPath, [join(repo, 'scripts', 'install-packed.mjs'), '--pack', dir], {
+        encoding: 'utf8',
+      }),
+    ) as { app: string; packages: Record<string, string> };
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
     const install = run(
       'npm',
-      ['install', '--prefer-offline', '--no-audit', '--no-fund', join(dir, tarball ?? '')],
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', ...Object.values(packages), app],
       dir,
     );
     expect(install.code, install.out).to.equal(0);

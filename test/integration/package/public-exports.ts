@@ -27,6 +27,7 @@ const SCHEMA: readonly string[] = [
   'fieldErrors',
   'formatInvalid',
   'healthCheckerAnnotationSchema',
+  'isCluster',
   'livenessProbeSchema',
   'migrateCluster',
   'parseAnnotationJson',

@@ -1,7 +1,7 @@
 // The apiServer handler against an HTTPS member-apiserver stand-in: /readyz, Ready node and pod minimums counted over
 // paginated lists (stopping once met), the bearer token, the CA, and configuration errors.
 import { expect } from 'chai';
-import { runProbe, type ApiServerAction, type ProbeContext } from '../../../src/probe/index.js';
+import { runProbe, type ApiServerAction, type ProbeContext } from '../../../packages/probe/src/index.js';
 import { testPki, type TestPki } from './certs.js';
 import { startMemberApiserver, type StandIn } from './member-apiserver.js';
 

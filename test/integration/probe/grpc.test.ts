@@ -7,7 +7,7 @@ import {
   runProbe,
   type HealthCheckRequest,
   type HealthCheckResponse,
-} from '../../../src/probe/index.js';
+} from '../../../packages/probe/src/index.js';
 import { closedPort } from './servers.js';
 
 const STATUS_BY_SERVICE: Record<string, number> = {

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { API_SERVER_READ_BUDGET } from '../../../src/probe/index.js';
+import { API_SERVER_READ_BUDGET } from '../../../packages/probe/src/index.js';
 import { close, listen } from './servers.js';
 
 const CHILD = fileURLToPath(new URL('./hostile-probe-child.ts', import.meta.url));

@@ -1,7 +1,7 @@
 // Runs one probe in a process of its own and reports its result with the memory it took: the peaks of RSS and of the
 // V8 heap above their values at the start, sampled every 5 ms. Used by hostile-apiserver.test.ts so
 // the memory measured is the probe's alone. Input: the JSON of {probe, ctx} in the HOSTILE_PROBE environment variable.
-import { runProbe, type LivenessProbe, type ProbeContext } from '../../../src/probe/index.js';
+import { runProbe, type LivenessProbe, type ProbeContext } from '../../../packages/probe/src/index.js';
 
 const { probe, ctx } = JSON.parse(process.env.HOSTILE_PROBE ?? '{}') as { probe: LivenessProbe; ctx: ProbeContext };
 

@@ -9,7 +9,7 @@ import {
   USER_AGENT,
   type HttpGetAction,
   type ProbeResult,
-} from '../../../src/probe/index.js';
+} from '../../../packages/probe/src/index.js';
 import { close, closedPort, listen } from './servers.js';
 
 /** Catches a probe that ignores its 1 s timeout, not a slow machine: 10x what the timeout tests take on a quiet one. */

@@ -2,7 +2,7 @@
 // wrong CA or an expired certificate, and accepted unverified only with insecureSkipTLSVerify.
 import https from 'node:https';
 import { expect } from 'chai';
-import { runProbe, type HttpGetAction } from '../../../src/probe/index.js';
+import { runProbe, type HttpGetAction } from '../../../packages/probe/src/index.js';
 import { b64, testPki, type TestPki } from './certs.js';
 import { close, listen } from './servers.js';
 

@@ -4,7 +4,13 @@
 // quiet machine every target turns within about 2 s of the flip, and a busy one may take many times that.
 import http from 'node:http';
 import { expect } from 'chai';
-import { ProbeScheduler, RealClock, runProbe, type LivenessProbe, type Transition } from '../../../src/probe/index.js';
+import {
+  ProbeScheduler,
+  RealClock,
+  runProbe,
+  type LivenessProbe,
+  type Transition,
+} from '../../../packages/probe/src/index.js';
 import { close, listen } from './servers.js';
 
 const TARGETS = 300;

@@ -1,7 +1,7 @@
 // The tcpSocket handler against a real listener: connect-then-close passes, a closed port and an unknown name fail.
 import net from 'node:net';
 import { expect } from 'chai';
-import { runProbe } from '../../../src/probe/index.js';
+import { runProbe } from '../../../packages/probe/src/index.js';
 import { close, closedPort, listen } from './servers.js';
 
 describe('tcpSocket probe', function () {

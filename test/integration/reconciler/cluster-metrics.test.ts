@@ -1,7 +1,7 @@
 // The per-Cluster series in the running manager, against an in-memory apiserver and real probe targets on 127.0.0.1:
 // the verdict each Cluster holds (healthy, failing, invalid, withheld), its latest result, consecutive failures against
 // its threshold, results and transitions by Cluster; every series of a Cluster gone at once when it is deleted, stops
-// being this replica's, or the replica stops. Names from src/api/metric-names.ts, parsed from the exposition text.
+// being this replica's, or the replica stops. Names from src/facts/metric-names.ts, parsed from the exposition text.
 import http from 'node:http';
 import { expect } from 'chai';
 import {
@@ -9,10 +9,10 @@ import {
   CLUSTER_METRICS as M,
   MAX_SERIES_PER_CLUSTER,
   VERDICTS,
-} from '../../../src/api/metric-names.js';
+} from '../../../src/facts/metric-names.js';
 import { ClusterManager, createMetrics, type ReconcilerMetrics } from '../../../src/reconciler/index.js';
 import type { DisruptionOptions } from '../../../src/reconciler/manager.js';
-import type { Cluster } from '../../../src/schema/index.js';
+import type { Cluster } from '../../../packages/schema/src/schema/index.js';
 import { close, listen } from '../probe/servers.js';
 import { FakeKube } from './fake-kube.js';
 import { HANG_MS, until } from './until.js';

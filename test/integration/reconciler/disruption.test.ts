@@ -8,7 +8,7 @@ import http from 'node:http';
 import { expect } from 'chai';
 import { ClusterManager, createMetrics, type ReconcilerMetrics } from '../../../src/reconciler/index.js';
 import type { DisruptionOptions } from '../../../src/reconciler/manager.js';
-import type { Cluster, Condition } from '../../../src/schema/index.js';
+import type { Cluster, Condition } from '../../../packages/schema/src/schema/index.js';
 import { close, listen } from '../probe/servers.js';
 import { FakeKube } from './fake-kube.js';
 import { HANG_MS, until } from './until.js';

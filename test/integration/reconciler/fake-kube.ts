@@ -2,7 +2,7 @@
 // merge patches of a Cluster and its /status with resourceVersion preconditions, Events. The probes the manager runs
 // go to real servers on 127.0.0.1; only the Kubernetes API is stood in for (the e2e suites use a real one).
 import { KubeApiError, type KubeApi, type WatchEvent } from '../../../src/kube/index.js';
-import type { Cluster } from '../../../src/schema/index.js';
+import type { Cluster } from '../../../packages/schema/src/schema/index.js';
 
 type Query = Record<string, string | number | boolean | undefined>;
 interface Obj {

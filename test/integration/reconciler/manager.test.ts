@@ -6,7 +6,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { expect } from 'chai';
 import { ClusterManager, createMetrics, type ReconcilerMetrics } from '../../../src/reconciler/index.js';
-import type { Cluster, Condition, Taint } from '../../../src/schema/index.js';
+import type { Cluster, Condition, Taint } from '../../../packages/schema/src/schema/index.js';
 import { b64, testPki, type TestPki } from '../probe/certs.js';
 import { close, listen } from '../probe/servers.js';
 import { FakeKube } from './fake-kube.js';

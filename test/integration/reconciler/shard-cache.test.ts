@@ -7,7 +7,7 @@
 import http from 'node:http';
 import { expect } from 'chai';
 import { ClusterController, createMetrics, shardOf } from '../../../src/reconciler/index.js';
-import type { Cluster } from '../../../src/schema/index.js';
+import type { Cluster } from '../../../packages/schema/src/schema/index.js';
 import { close, listen } from '../probe/servers.js';
 import { FakeKube } from './fake-kube.js';
 import { HANG_MS, until } from './until.js';

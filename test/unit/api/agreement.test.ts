@@ -6,22 +6,28 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { parse } from 'yaml';
-import { HANDLER_DEFAULTS, HANDLERS, TIMING_DEFAULTS, TIMING_FIELDS, TIMING_MINIMUMS } from '../../../src/api/index.js';
-import { DEFAULT_DENY_CIDRS as ADDRESS_DENY } from '../../../src/address/index.js';
+import {
+  HANDLER_DEFAULTS,
+  HANDLERS,
+  TIMING_DEFAULTS,
+  TIMING_FIELDS,
+  TIMING_MINIMUMS,
+} from '../../../packages/schema/src/api/index.js';
+import { DEFAULT_DENY_CIDRS as ADDRESS_DENY } from '../../../packages/schema/src/address/index.js';
 import {
   DEFAULT_DENY_CIDRS as SCHEMA_DENY,
   HANDLERS as SCHEMA_LIBRARY_HANDLERS,
   defaultProbe,
   validateProbe,
   type SchemaNode,
-} from '../../../src/schema/index.js';
+} from '../../../packages/schema/src/schema/index.js';
 import {
   DEFAULT_DENY_LIST as ENGINE_DENY,
   handlerOf,
   PROBE_DEFAULTS,
   resolveTiming,
   type LivenessProbe,
-} from '../../../src/probe/index.js';
+} from '../../../packages/probe/src/index.js';
 import { probeFacts } from '../../../scripts/generate/probe-facts.js';
 
 const read = (path: string): string => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');

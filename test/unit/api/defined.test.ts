@@ -1,6 +1,6 @@
 // definedFields: the options helper that replaced the conditional spreads (docs/architecture.md, "Errors" and below).
 import { expect } from 'chai';
-import { definedFields } from '../../../src/api/index.js';
+import { definedFields } from '../../../packages/schema/src/api/index.js';
 
 describe('definedFields', () => {
   it('keeps the defined keys and drops the undefined ones, so a spread over defaults keeps the defaults', () => {

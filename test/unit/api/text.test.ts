@@ -2,7 +2,7 @@
 // followed by another character (100,000 slashes: 7.7 s with the pattern).
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { trimTrailingSlashes } from '../../../src/api/index.js';
+import { trimTrailingSlashes } from '../../../packages/schema/src/api/index.js';
 
 describe('trimTrailingSlashes', () => {
   it('trims as the pattern did', () => {

@@ -15,8 +15,8 @@ import {
   restorePatch,
   saveBackup,
 } from '../../../src/cli/migrate-backup.js';
-import { TIMING_DEFAULTS } from '../../../src/api/index.js';
-import { migrateCluster } from '../../../src/schema/index.js';
+import { TIMING_DEFAULTS } from '../../../packages/schema/src/api/index.js';
+import { migrateCluster } from '../../../packages/schema/src/schema/index.js';
 import { storedDifferences } from '../../../src/cli/migrate-in-cluster.js';
 
 const PROBE = 'cluster.karmada.io/liveness-probe';

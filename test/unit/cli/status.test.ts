@@ -4,7 +4,8 @@
 import { expect } from 'chai';
 import { parse } from 'yaml';
 import { INVALID_PROBE_REASON, REASONS } from '../../../src/reconciler/desired-state.js';
-import { WITHHELD_REASONS, type Cluster } from '../../../src/api/index.js';
+import { type Cluster } from '../../../packages/schema/src/api/index.js';
+import { WITHHELD_REASONS } from '../../../src/facts/disruption.js';
 import {
   age,
   exitCodeOf,

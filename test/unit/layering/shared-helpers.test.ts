@@ -1,5 +1,5 @@
 // The helpers every layer shares (docs/architecture.md, "Errors"): the text of a caught error and the test for a JSON
-// object have one home, src/api/errors.ts (`messageOf`, `isRecord`). An inline copy in src/ fails here, with the file
+// object have one home, packages/schema/src/api/errors.ts (`messageOf`, `isRecord`). An inline copy in src/ fails here, with the file
 // and line, so the copies cannot come back one at a time.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 // The deny list: CIDR matching for IPv4, IPv6 and IPv4-mapped addresses, and the check on the resolved address.
 import { expect } from 'chai';
-import { AddressGuard, DEFAULT_DENY_LIST, parseCidr, runProbe } from '../../../src/probe/index.js';
+import { AddressGuard, DEFAULT_DENY_LIST, parseCidr, runProbe } from '../../../packages/probe/src/index.js';
 
 describe('address guard', () => {
   const guard = new AddressGuard();

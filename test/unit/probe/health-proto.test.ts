@@ -6,7 +6,7 @@ import {
   decodeHealthCheckResponse,
   encodeHealthCheckRequest,
   encodeHealthCheckResponse,
-} from '../../../src/probe/health-proto.js';
+} from '../../../packages/probe/src/health-proto.js';
 
 describe('grpc health messages', () => {
   it('round-trips any service name', () => {

@@ -3,8 +3,8 @@
 // budget's bounds on items per page and bytes per object before decoding more.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { ListScanner, NotJsonError } from '../../../src/probe/list-scanner.js';
-import { ReadBudgetExceeded } from '../../../src/probe/read-budget.js';
+import { ListScanner, NotJsonError } from '../../../packages/probe/src/list-scanner.js';
+import { ReadBudgetExceeded } from '../../../packages/probe/src/read-budget.js';
 
 const BUDGET = { itemsPerPage: 500, maxObjectBytes: 64 * 1024 };
 

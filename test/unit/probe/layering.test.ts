@@ -1,9 +1,10 @@
-// The engine's boundary: src/probe imports nothing of the schema, webhook or reconciler, no Kubernetes client and no
-// express (only the shared address policy, src/address, and the shared facts, src/api: pure leaves), and every module opens with a comment on its job.
+// The engine's boundary: the probe package imports nothing of the schema library, webhook or reconciler, no Kubernetes
+// client and no express (only the schema package's two pure leaves, its `./api` facts and `./address` policy), and
+// every module opens with a comment on its job.
 import { readdirSync, readFileSync } from 'node:fs';
 import { expect } from 'chai';
 
-const DIR = new URL('../../../src/probe/', import.meta.url);
+const DIR = new URL('../../../packages/probe/src/', import.meta.url);
 const FORBIDDEN = [
   /\.\.\/schema/,
   /\.\.\/webhook/,
@@ -30,8 +31,8 @@ describe('probe engine layering', () => {
           spec.startsWith('./') ||
             spec.startsWith('node:') ||
             spec.startsWith('@grpc/') ||
-            spec === '../address/index.js' ||
-            spec === '../api/index.js',
+            spec === '@karmada-cluster-probe/schema/address' ||
+            spec === '@karmada-cluster-probe/schema/api',
           `${file} imports ${spec}`,
         ).to.equal(true);
       }

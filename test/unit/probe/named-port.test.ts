@@ -1,6 +1,6 @@
 // Named ports: IANA service names from the embedded table, Kubernetes' IANA_SVC_NAME syntax, and the config error.
 import { expect } from 'chai';
-import { isIanaServiceName, resolvePort, runProbe } from '../../../src/probe/index.js';
+import { isIanaServiceName, resolvePort, runProbe } from '../../../packages/probe/src/index.js';
 
 describe('named ports', () => {
   it('resolves well-known service names', () => {

@@ -1,7 +1,7 @@
 // The stateless prober's configuration checks: one handler, host from apiEndpoint, the version in the User-Agent.
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
-import { handlerOf, hostOfEndpoint, PROBE_VERSION, runProbe, USER_AGENT } from '../../../src/probe/index.js';
+import { handlerOf, hostOfEndpoint, PROBE_VERSION, runProbe, USER_AGENT } from '../../../packages/probe/src/index.js';
 
 describe('prober configuration', () => {
   it('requires exactly one handler', async () => {

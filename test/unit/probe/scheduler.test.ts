@@ -8,7 +8,7 @@ import {
   type ProbeResult,
   type ProbeRunner,
   type Transition,
-} from '../../../src/probe/index.js';
+} from '../../../packages/probe/src/index.js';
 
 /** A deterministic random in [0, 1) (an LCG), so jitter tests are repeatable. */
 function seeded(seed: number): () => number {

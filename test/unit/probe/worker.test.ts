@@ -1,7 +1,7 @@
 // Threshold counting and run timing of one worker, as the kubelet's prober worker: pure logic, no clock, no sockets.
 import { expect } from 'chai';
-import { TIMING_DEFAULTS } from '../../../src/api/index.js';
-import { ProbeWorker, resolveTiming, type ProbeOutcome, type ProbeResult } from '../../../src/probe/index.js';
+import { TIMING_DEFAULTS } from '../../../packages/schema/src/api/index.js';
+import { ProbeWorker, resolveTiming, type ProbeOutcome, type ProbeResult } from '../../../packages/probe/src/index.js';
 
 const r = (result: ProbeOutcome): ProbeResult => ({ result, message: result, durationMs: 1 });
 

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { ClusterReconciler } from '../../../src/reconciler/cluster-reconciler.js';
 import type { ProbeWorkers, StopReason } from '../../../src/reconciler/probe-workers.js';
 import { ClusterWriter, createMetrics, type Desired, type KubeApi } from '../../../src/reconciler/index.js';
-import type { Cluster } from '../../../src/schema/index.js';
+import type { Cluster } from '../../../packages/schema/src/schema/index.js';
 
 class Workers {
   readonly ensured: string[] = [];

@@ -9,7 +9,7 @@ import {
   type KubeApi,
   type ReconcilerMetrics,
 } from '../../../src/reconciler/index.js';
-import type { Cluster } from '../../../src/schema/index.js';
+import type { Cluster } from '../../../packages/schema/src/schema/index.js';
 
 type Query = Record<string, string | number | boolean | undefined>;
 

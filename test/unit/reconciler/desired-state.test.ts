@@ -9,7 +9,7 @@ import {
   stateFromConditions,
   type Desired,
 } from '../../../src/reconciler/index.js';
-import type { Cluster, Condition, Taint } from '../../../src/schema/index.js';
+import type { Cluster, Condition, Taint } from '../../../packages/schema/src/schema/index.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00.456Z');
 const failed: Desired = { kind: 'state', state: 'failure', message: 'HTTP probe failed with statuscode: 500' };

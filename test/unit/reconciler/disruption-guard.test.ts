@@ -13,8 +13,8 @@ import {
 import { parseSentinel } from '../../../src/reconciler/sentinels.js';
 import { createMetrics } from '../../../src/reconciler/metrics.js';
 import type { Desired, TaintEffectOption } from '../../../src/reconciler/desired-state.js';
-import type { Cluster, Condition } from '../../../src/schema/index.js';
-import type { ResolvedTiming, WorkerState } from '../../../src/probe/index.js';
+import type { Cluster, Condition } from '../../../packages/schema/src/schema/index.js';
+import type { ResolvedTiming, WorkerState } from '../../../packages/probe/src/index.js';
 
 /** A clock set by hand: the guard's tick is driven by the test, so no timer ever fires. */
 class ManualClock {

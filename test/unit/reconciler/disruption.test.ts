@@ -3,7 +3,7 @@
 // zones down", "One zone is down - eviction should take place", "Initially both zones down, one comes back", "Zone is
 // partially disrupted") and Cluster API's MachineHealthCheck (maxUnhealthy, TooManyUnhealthy).
 import { expect } from 'chai';
-import { DISRUPTION_DEFAULTS, WITHHELD_REASONS } from '../../../src/api/index.js';
+import { DISRUPTION_DEFAULTS, WITHHELD_REASONS } from '../../../src/facts/disruption.js';
 import {
   DEFAULT_THRESHOLDS,
   assessFleet,
@@ -16,7 +16,7 @@ import {
   type ClusterView,
   type Judged,
 } from '../../../src/reconciler/disruption.js';
-import type { Cluster } from '../../../src/schema/index.js';
+import type { Cluster } from '../../../packages/schema/src/schema/index.js';
 
 const t = DEFAULT_THRESHOLDS;
 /** `healthy` answering and `failing` failing Clusters of a domain; `confirmed`: the failing ones crossed their threshold. */

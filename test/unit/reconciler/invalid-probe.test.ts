@@ -2,7 +2,7 @@
 // bounded in length, and never a secret (header values, caBundles, URLs) or a huge string that a user pasted.
 import { expect } from 'chai';
 import { invalidProbeMessage } from '../../../src/reconciler/index.js';
-import { validateCluster, type FieldError } from '../../../src/schema/index.js';
+import { validateCluster, type FieldError } from '../../../packages/schema/src/schema/index.js';
 
 const errorsOf = (probe: unknown): FieldError[] =>
   validateCluster({

@@ -3,7 +3,7 @@
 // spec.apiEndpoint. Any other host or port keeps the probe as written.
 import { expect } from 'chai';
 import { memberTrustOf, withMemberTrust } from '../../../src/reconciler/index.js';
-import type { Cluster, LivenessProbe } from '../../../src/schema/index.js';
+import type { Cluster, LivenessProbe } from '../../../packages/schema/src/schema/index.js';
 
 const ref = { namespace: 'karmada-cluster', name: 'member1' };
 const spec = (extra: Partial<Cluster['spec']> = {}): Cluster['spec'] => ({

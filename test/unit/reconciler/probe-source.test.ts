@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { probeSourceOf } from '../../../src/reconciler/index.js';
-import type { Cluster } from '../../../src/schema/index.js';
+import type { Cluster } from '../../../packages/schema/src/schema/index.js';
 
 const fixture = (name: string): Cluster =>
   parse(readFileSync(new URL(`../../fixtures/clusters/${name}.yaml`, import.meta.url), 'utf8')) as Cluster;

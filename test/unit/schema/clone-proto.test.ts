@@ -1,7 +1,7 @@
 // cloneJson on hostile keys: JSON.parse makes `"__proto__"` an own property, and the copy must keep it as one (an
 // assignment would set the copy's prototype instead, so the key would vanish from the object and from any diff).
 import { expect } from 'chai';
-import { cloneJson } from '../../../src/schema/clone.js';
+import { cloneJson } from '../../../packages/schema/src/schema/clone.js';
 
 describe('cloneJson with a "__proto__" key', () => {
   for (const text of [

@@ -3,7 +3,7 @@
 // is refused.
 import { expect } from 'chai';
 import { defaultsByName, fillMarkdown, fillYaml } from '../../../scripts/generate/default-markers.js';
-import { HANDLER_DEFAULTS, TIMING_DEFAULTS } from '../../../src/api/index.js';
+import { HANDLER_DEFAULTS, TIMING_DEFAULTS } from '../../../packages/schema/src/api/index.js';
 
 const table = defaultsByName();
 // Two tables of their own, so these cases hold whatever the schema's defaults are.

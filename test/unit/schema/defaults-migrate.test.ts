@@ -4,8 +4,13 @@ import { expect } from 'chai';
 import fastJsonPatch from 'fast-json-patch';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { HANDLER_DEFAULTS, TIMING_DEFAULTS } from '../../../src/api/index.js';
-import { defaultCluster, defaultProbe, migrateCluster, validateCluster } from '../../../src/schema/index.js';
+import { HANDLER_DEFAULTS, TIMING_DEFAULTS } from '../../../packages/schema/src/api/index.js';
+import {
+  defaultCluster,
+  defaultProbe,
+  migrateCluster,
+  validateCluster,
+} from '../../../packages/schema/src/schema/index.js';
 
 type Obj = Record<string, unknown>;
 const fixture = (name: string): Obj => parse(readFileSync(`test/fixtures/clusters/${name}`, 'utf8')) as Obj;

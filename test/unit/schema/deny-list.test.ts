@@ -1,8 +1,8 @@
 // The deny list: the webhook's literal-IP check (schema) and the connect-time guard (probe) must deny the same
 // addresses by default, and a malformed entry must be refused rather than read as something wider.
 import { expect } from 'chai';
-import { DEFAULT_DENY_LIST, AddressGuard } from '../../../src/probe/index.js';
-import { DEFAULT_DENY_CIDRS, parseDenyList } from '../../../src/schema/index.js';
+import { DEFAULT_DENY_LIST, AddressGuard } from '../../../packages/probe/src/index.js';
+import { DEFAULT_DENY_CIDRS, parseDenyList } from '../../../packages/schema/src/schema/index.js';
 
 const SAMPLES = [
   '169.254.169.254',

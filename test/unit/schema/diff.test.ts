@@ -1,11 +1,16 @@
 // The schema library's RFC 6902 diff against fast-json-patch's `compare`, which it replaced on the webhook's hot path
-// (src/schema/diff.ts): the same operations in the same order on generated documents, including keys that need
+// (packages/schema/src/schema/diff.ts): the same operations in the same order on generated documents, including keys that need
 // escaping, "__proto__" as an own key, arrays against objects and removed array items; and the copying contract of
 // each of the two functions.
 import { expect } from 'chai';
 import fc from 'fast-check';
 import jsonpatch from 'fast-json-patch';
-import { diffPatch, diffSharing, escapePointerToken, unescapePointerToken } from '../../../src/schema/diff.js';
+import {
+  diffPatch,
+  diffSharing,
+  escapePointerToken,
+  unescapePointerToken,
+} from '../../../packages/schema/src/schema/diff.js';
 
 const key = fc.constantFrom('a', 'b', 'c', 'x/y', 't~1', '~', '0', '1', '__proto__', '');
 const leaf = fc.oneof(
@@ -41,7 +46,7 @@ const pair = fc.oneof(
   ),
 );
 
-describe('diffSharing and diffPatch (src/schema/diff.ts)', () => {
+describe('diffSharing and diffPatch (packages/schema/src/schema/diff.ts)', () => {
   it("give fast-json-patch compare's operations, in its order", () => {
     fc.assert(
       fc.property(pair, ([from, to]) => {

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { generatedFiles } from '../../../scripts/generate/all.js';
-import type { SchemaNode } from '../../../src/schema/index.js';
+import type { SchemaNode } from '../../../packages/schema/src/schema/index.js';
 
 const ALLOWED_KEYS = new Set([
   'description',

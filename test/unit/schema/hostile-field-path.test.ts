@@ -1,8 +1,8 @@
 // The interned field-path tree outlives every request, and an unknown key of a request is reported under its own name:
 // a long name must not be kept (a bound on entries alone let 60 unknown keys of 2 MB keep 114 MiB).
 import { expect } from 'chai';
-import { FieldPath } from '../../../src/schema/field-error.js';
-import { validateCluster } from '../../../src/schema/index.js';
+import { FieldPath } from '../../../packages/schema/src/schema/field-error.js';
+import { validateCluster } from '../../../packages/schema/src/schema/index.js';
 
 describe('field paths under hostile names', function () {
   it('interns short names: the same child twice is the same object', function () {

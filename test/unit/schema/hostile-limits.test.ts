@@ -10,7 +10,7 @@ import {
   healthCheckerAnnotationSchema,
   validateCluster,
   type SchemaNode,
-} from '../../../src/schema/index.js';
+} from '../../../packages/schema/src/schema/index.js';
 
 const LEGACY = 'cluster.karmada.io/health-checker';
 

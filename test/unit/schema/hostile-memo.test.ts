@@ -6,8 +6,8 @@ import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { estimateBytes, memoBudget, memoBytes, memoize, memoStats } from '../../../src/schema/memo.js';
-import { validateCluster } from '../../../src/schema/index.js';
+import { estimateBytes, memoBudget, memoBytes, memoize, memoStats } from '../../../packages/schema/src/schema/memo.js';
+import { validateCluster } from '../../../packages/schema/src/schema/index.js';
 
 // Taken before any test makes a memo of its own: the library's memos alone.
 const libraryBudget = memoBudget();

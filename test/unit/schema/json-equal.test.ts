@@ -3,8 +3,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
-import { jsonEqual } from '../../../src/schema/json-equal.js';
-import { cloneJson } from '../../../src/schema/clone.js';
+import { jsonEqual } from '../../../packages/schema/src/schema/json-equal.js';
+import { cloneJson } from '../../../packages/schema/src/schema/clone.js';
 
 describe('jsonEqual', () => {
   it('agrees with isDeepStrictEqual on pairs of JSON values and on a value and its edited copy', () => {

@@ -3,7 +3,7 @@
 // the wording drifts found on the way (label keys and values in bytes, header names, taint duplicates, URLs, names).
 // The expected messages are Karmada v1.18.2's and apimachinery v0.35's, as the oracles printed them.
 import { expect } from 'chai';
-import { validateCluster } from '../../../src/schema/index.js';
+import { validateCluster } from '../../../packages/schema/src/schema/index.js';
 
 type Obj = Record<string, unknown>;
 

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { validateCluster, validateProbe, type FieldError } from '../../../src/schema/index.js';
+import { validateCluster, validateProbe, type FieldError } from '../../../packages/schema/src/schema/index.js';
 
 const MODCACHE = process.env.GOMODCACHE ?? join(process.env.GOPATH ?? join(homedir(), 'go'), 'pkg', 'mod');
 const ROOTS = {

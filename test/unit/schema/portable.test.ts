@@ -1,4 +1,4 @@
-// The schema library's runtime graph (everything src/schema/index.ts imports, followed through src/api and
+// The schema library's runtime graph (everything packages/schema/src/schema/index.ts imports, followed through src/api and
 // src/address) is free of Node: no node:* or bare builtin import, no Buffer, process, global, setImmediate or require;
 // so it bundles for a browser (esbuild --platform=browser) and runs where only the web's globals exist.
 import { expect } from 'chai';
@@ -8,9 +8,9 @@ import { builtinModules } from 'node:module';
 import { dirname, relative, resolve } from 'node:path';
 import vm from 'node:vm';
 import ts from 'typescript';
-import { validateCluster } from '../../../src/schema/index.js';
+import { validateCluster } from '../../../packages/schema/src/schema/index.js';
 
-const ENTRY = resolve('src/schema/index.ts');
+const ENTRY = resolve('packages/schema/src/schema/index.ts');
 const NODE_GLOBALS = new Set([
   'Buffer',
   'process',
@@ -105,14 +105,14 @@ describe('the schema library is portable', () => {
     const { files, findings } = walk(ENTRY);
     // The walk reaches the three layers the library is made of, so an empty finding list means something.
     expect(files).to.include.members([
-      'src/schema/index.ts',
-      'src/schema/probe-rules.ts',
-      'src/schema/x509.ts',
-      'src/api/index.ts',
-      'src/address/spelling.ts',
+      'packages/schema/src/schema/index.ts',
+      'packages/schema/src/schema/probe-rules.ts',
+      'packages/schema/src/schema/x509.ts',
+      'packages/schema/src/api/index.ts',
+      'packages/schema/src/address/spelling.ts',
     ]);
     expect(
-      files.every((f) => /^src\/(schema|api|address)\//.test(f)),
+      files.every((f) => /^packages\/schema\/src\/(schema|api|address)\//.test(f)),
       files.join(', '),
     ).to.equal(true);
     expect(findings).to.deep.equal([]);
@@ -143,7 +143,7 @@ describe('the schema library is portable', () => {
     expect(result.warnings).to.deep.equal([]);
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.filter((i) => i.startsWith('node:') || isBuiltin(i))).to.deep.equal([]);
-    expect(inputs).to.include('src/schema/x509.ts');
+    expect(inputs).to.include('packages/schema/src/schema/x509.ts');
     expect(result.outputFiles[0]?.contents.length).to.be.greaterThan(0);
   });
 

@@ -4,9 +4,9 @@
 // differently from the schema's list, fails here.
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
-import { FieldPath } from '../../../src/schema/field-error.js';
-import { probeRules, type ProbeContext } from '../../../src/schema/probe-rules.js';
-import type { SchemaNode } from '../../../src/schema/index.js';
+import { FieldPath } from '../../../packages/schema/src/schema/field-error.js';
+import { probeRules, type ProbeContext } from '../../../packages/schema/src/schema/probe-rules.js';
+import type { SchemaNode } from '../../../packages/schema/src/schema/index.js';
 import { probeFacts } from '../../../scripts/generate/probe-facts.js';
 
 const schemaOnDisk = JSON.parse(
@@ -39,7 +39,7 @@ describe('probeRules and the schema handler list', () => {
       const own = errors.filter((e) => e.field.startsWith(`spec.livenessProbe.${h}.`));
       expect(
         own.length,
-        `probeRules reports nothing under ${h}: is it checked in src/schema/probe-rules.ts?`,
+        `probeRules reports nothing under ${h}: is it checked in packages/schema/src/schema/probe-rules.ts?`,
       ).to.be.above(0);
       expect(errors.map((e) => e.message).filter((m) => m.includes('handler type'))).to.deep.equal([]);
     });

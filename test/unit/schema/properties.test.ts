@@ -8,7 +8,7 @@ import {
   migrateCluster,
   validateCluster,
   validateProbe,
-} from '../../../src/schema/index.js';
+} from '../../../packages/schema/src/schema/index.js';
 
 const label = fc.stringMatching(/^[a-z]([-a-z0-9]{0,10}[a-z0-9])?$/);
 const host = fc.oneof(

@@ -2,8 +2,8 @@
 // seconds of CPU on the webhook's one thread (found by attacking /validate). The value built stays small, and every
 // verdict holds: above int64 for large exponents, zero for tiny ones, the resource-model errors unchanged.
 import { expect } from 'chai';
-import { parseQuantity, validateCluster } from '../../../src/schema/index.js';
-import { MAX_INT64_NANO } from '../../../src/schema/quantity.js';
+import { parseQuantity, validateCluster } from '../../../packages/schema/src/schema/index.js';
+import { MAX_INT64_NANO } from '../../../packages/schema/src/schema/quantity.js';
 
 /** Bits of a bigint's magnitude: what building the value cost is proportional to. */
 const bits = (v: bigint): number => (v < 0n ? -v : v).toString(16).length * 4;

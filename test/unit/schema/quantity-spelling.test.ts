@@ -1,7 +1,7 @@
 // Quantities as the apiserver decodes them for Karmada: Quantity.UnmarshalJSON parses strings.TrimSpace of a string,
 // and MaxInt64 written as a JSON number is the int64 9223372036854775807 (JSON.parse rounds it to 2^63).
 import { expect } from 'chai';
-import { validateCluster } from '../../../src/schema/index.js';
+import { validateCluster } from '../../../packages/schema/src/schema/index.js';
 
 const cluster = (min: unknown, max: unknown) => ({
   apiVersion: 'cluster.karmada.io/v1alpha1',

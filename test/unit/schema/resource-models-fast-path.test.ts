@@ -5,9 +5,12 @@
 // ones the fast path is meant to accept).
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { resourceModelProblems, resourceModelsPlainlyValid } from '../../../src/schema/resource-models.js';
-import { FieldPath } from '../../../src/schema/field-error.js';
-import { isRecord } from '../../../src/api/index.js';
+import {
+  resourceModelProblems,
+  resourceModelsPlainlyValid,
+} from '../../../packages/schema/src/schema/resource-models.js';
+import { FieldPath } from '../../../packages/schema/src/schema/field-error.js';
+import { isRecord } from '../../../packages/schema/src/api/index.js';
 
 const PATH = FieldPath.root('spec').child('resourceModels');
 const MAX_INT64 = 9223372036854775807n;

@@ -1,4 +1,4 @@
-// The validators generated at build time (src/schema/generated/, ajv's standalone code) must judge exactly as ajv
+// The validators generated at build time (packages/schema/src/schema/generated/, ajv's standalone code) must judge exactly as ajv
 // compiling schemas/ with the same configuration now (scripts/generate/validators.ts): the same verdict, the same
 // errors in the same order, the same defaults inserted, on every fixture and on fixtures with values changed at random
 // paths. And importing the schema library must not load ajv: that is what compiling at build time is for.
@@ -9,8 +9,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { buildAjv, VALIDATOR_EXPORTS } from '../../../scripts/generate/validators.js';
-import { defaultingValidators, rawValidators, type CompiledValidator } from '../../../src/schema/ajv-validators.js';
-import { livenessProbeSchema, schemasById, type SchemaNode } from '../../../src/schema/schemas.js';
+import {
+  defaultingValidators,
+  rawValidators,
+  type CompiledValidator,
+} from '../../../packages/schema/src/schema/ajv-validators.js';
+import { livenessProbeSchema, schemasById, type SchemaNode } from '../../../packages/schema/src/schema/schemas.js';
 
 const strictAjv = buildAjv(false);
 const defaultingAjv = buildAjv(true);
@@ -178,7 +182,7 @@ describe('validators compiled at build time', () => {
 
   it('leave ajv unloaded when the schema library is imported', () => {
     const script = `import { createRequire } from 'node:module';
-      const lib = await import('./src/schema/index.ts');
+      const lib = await import('./packages/schema/src/schema/index.ts');
       if (!lib.validateCluster({}).errors.length) throw new Error('validateCluster accepted {}');
       console.log(JSON.stringify(Object.keys(createRequire(import.meta.url).cache)));`;
     const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {

@@ -8,7 +8,7 @@ import {
   validateProbe,
   type Cluster,
   type LivenessProbe,
-} from '../../../src/schema/index.js';
+} from '../../../packages/schema/src/schema/index.js';
 
 type Equal<A, B> = (<X>() => X extends A ? 1 : 2) extends <X>() => X extends B ? 1 : 2 ? true : false;
 const holds = <T extends true>(): T | undefined => undefined;

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { isCluster, validateCluster, validateProbe, type Cluster } from '../../../src/schema/index.js';
+import { isCluster, validateCluster, validateProbe, type Cluster } from '../../../packages/schema/src/schema/index.js';
 
 const fixture = (name: string): unknown => parse(readFileSync(`test/fixtures/clusters/${name}`, 'utf8'));
 const good = (): Cluster => ({

@@ -2,7 +2,7 @@
 // written from Kubernetes' and Karmada's validation rules and messages (apimachinery util/validation, core probe
 // validation, karmada pkg/apis/cluster/validation), not copied from this code's output.
 import { expect } from 'chai';
-import { validateCluster, type ValidateOptions } from '../../../src/schema/index.js';
+import { validateCluster, type ValidateOptions } from '../../../packages/schema/src/schema/index.js';
 
 type Obj = Record<string, unknown>;
 

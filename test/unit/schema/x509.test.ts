@@ -1,10 +1,10 @@
-// src/schema/x509.ts against the verdict it stands in for, node:crypto's `new X509Certificate(block)` (OpenSSL 3.0):
+// packages/schema/src/schema/x509.ts against the verdict it stands in for, node:crypto's `new X509Certificate(block)` (OpenSSL 3.0):
 // real certificates, their PEM written every way a bundle may write it, certificates built field by field with each
 // encoding OpenSSL refuses or allows, and every truncation and many single-byte changes of real ones. It passes on
 // Node 20 (OpenSSL 3.0) and Node 24 (3.5); the one rule they differ on is a test of its own.
 import { expect } from 'chai';
 import { X509Certificate } from 'node:crypto';
-import { isX509CertificatePem } from '../../../src/schema/x509.js';
+import { isX509CertificatePem } from '../../../packages/schema/src/schema/x509.js';
 import { EC_PEM, ED_PEM, RSA_PEM, V1_PEM } from './x509-fixtures.js';
 
 const nodeReads = (block: string): boolean => {

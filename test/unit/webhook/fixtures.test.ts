@@ -17,7 +17,7 @@ import {
   type AdmissionReviewRequest,
   type WebhookOptions,
 } from '../../../src/webhook/index.js';
-import { validateCluster, type JsonPatchOperation } from '../../../src/schema/index.js';
+import { validateCluster, type JsonPatchOperation } from '../../../packages/schema/src/schema/index.js';
 
 interface Fixture {
   webhook: 'mutate' | 'validate';

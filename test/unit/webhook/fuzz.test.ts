@@ -13,7 +13,12 @@ import {
   type ReviewHead,
   type WebhookOptions,
 } from '../../../src/webhook/index.js';
-import { defaultCluster, diffPatch, migrateCluster, validateCluster } from '../../../src/schema/index.js';
+import {
+  defaultCluster,
+  diffPatch,
+  migrateCluster,
+  validateCluster,
+} from '../../../packages/schema/src/schema/index.js';
 
 const json: ReviewHead = { 'content-type': 'application/json' };
 // A head as node hands one to the server: a media type, maybe an encoding, maybe a length (true, or over the limit).

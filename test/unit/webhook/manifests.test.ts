@@ -20,7 +20,7 @@ import {
 import { DASHBOARD_FILE, RULES_FILE } from '../../../src/deploy/monitoring.js';
 import { HEALTHY_CONDITION } from '../../../src/reconciler/index.js';
 import { parseTaintEffect } from '../../../src/cli/reconcile.js';
-import { UNHEALTHY_TAINT_KEY } from '../../../src/schema/index.js';
+import { UNHEALTHY_TAINT_KEY } from '../../../packages/schema/src/schema/index.js';
 
 const manifestsDir = path.resolve(import.meta.dirname, '../../../manifests');
 

@@ -9,8 +9,8 @@ import { parse } from 'yaml';
 import { answer, decodeReview, isRejection, mutate, validate } from '../../../src/webhook/index.js';
 import { answerJson } from '../../../src/webhook/admission.js';
 import { patchJson, quoteJson, encodePatch, decodePatch } from '../../../src/webhook/patch.js';
-import { diffSharing, type JsonPatchOperation } from '../../../src/schema/diff.js';
-import { DEFAULT_DENY_CIDRS } from '../../../src/address/index.js';
+import { diffSharing, type JsonPatchOperation } from '../../../packages/schema/src/schema/diff.js';
+import { DEFAULT_DENY_CIDRS } from '../../../packages/schema/src/address/index.js';
 
 const dir = path.resolve(import.meta.dirname, '../../fixtures/webhook');
 

@@ -1,0 +1,201 @@
+// The apiServer handler: GET a health path on the member's apiserver with the caller's bearer token and CA, then count
+// Ready Nodes and Ready non-hostNetwork Pods page by page (`limit`/`continue`), one decoded object at a time, stopping
+// as soon as the minimum is met. What it reads is bounded by the read budget (read-budget.ts), in bytes, objects and
+// pages, whatever the member sends. Plain node:https: no Kubernetes client, no Secret reading.
+import type { SecureContext } from 'node:tls';
+import { configError, failure, success, type HandlerEnv, type HandlerResult } from './handler.js';
+import { Deadline } from './deadline.js';
+import { dialAddress, getOnce, TransportError, type GetResponse } from './http-request.js';
+import { ListScanner, NotJsonError } from './list-scanner.js';
+import { describeNetError, describeTimeout, isAddressDenied } from './net-error.js';
+import { API_SERVER_READ_BUDGET, ReadBudgetExceeded } from './read-budget.js';
+import { contextFromPem } from './tls-context.js';
+import type { ProbeCredentials } from './types.js';
+import { USER_AGENT } from './version.js';
+import { trimTrailingSlashes } from '@karmada-cluster-probe/schema/api';
+
+/** Items asked for per list page (the read budget's itemsPerPage). */
+export const LIST_PAGE_SIZE = API_SERVER_READ_BUDGET.itemsPerPage;
+
+export interface ResolvedApiServer {
+  path: string;
+  minReadyNodes?: number;
+  minReadyPods?: number;
+}
+
+export interface ApiServerTarget {
+  apiEndpoint: string;
+  credentials?: ProbeCredentials;
+  insecureSkipTLSVerify?: boolean;
+}
+
+interface Condition {
+  type?: unknown;
+  status?: unknown;
+}
+
+function readyTrue(conditions: unknown): boolean {
+  return (
+    Array.isArray(conditions) &&
+    conditions.some((c: Condition) => typeof c === 'object' && c !== null && c.type === 'Ready' && c.status === 'True')
+  );
+}
+
+function nodeReady(item: unknown): boolean {
+  const status = (item as { status?: { conditions?: unknown } } | null)?.status;
+  return readyTrue(status?.conditions);
+}
+
+function podReady(item: unknown): boolean {
+  const pod = item as { spec?: { hostNetwork?: unknown }; status?: { phase?: unknown; conditions?: unknown } } | null;
+  return pod?.spec?.hostNetwork !== true && pod?.status?.phase === 'Running' && readyTrue(pod.status.conditions);
+}
+
+class ProbeFailed extends Error {}
+class ProbeConfigError extends Error {}
+
+export async function apiServerProbe(
+  action: ResolvedApiServer,
+  target: ApiServerTarget,
+  env: HandlerEnv,
+): Promise<HandlerResult> {
+  let base: URL;
+  try {
+    base = new URL(target.apiEndpoint);
+  } catch {
+    return configError(`apiServer: spec.apiEndpoint "${target.apiEndpoint}" is not a URL`);
+  }
+  if (base.protocol !== 'https:' && base.protocol !== 'http:')
+    return configError(`apiServer: spec.apiEndpoint "${target.apiEndpoint}" must be an https:// URL`);
+  let secureContext: SecureContext | undefined;
+  const insecure = target.insecureSkipTLSVerify === true;
+  if (!insecure && target.credentials?.caBundlePem !== undefined && target.credentials.caBundlePem !== '') {
+    const ctx = contextFromPem(target.credentials.caBundlePem, 'apiServer: credentials caBundle');
+    if (!ctx.ok) return configError(ctx.message);
+    secureContext = ctx.context;
+  }
+  const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json, */*' };
+  const token = target.credentials?.token;
+  if (token !== undefined && token !== '') headers['authorization'] = `Bearer ${token}`;
+  const prefix = trimTrailingSlashes(base.pathname);
+  const deadline = new Deadline(env.timeoutMs, env.signal);
+  const budget = API_SERVER_READ_BUDGET;
+  let shown = '';
+  let probeBytes = 0;
+
+  /** One GET within what is left of the probe's byte budget; `onBody` streams the body instead of buffering it. */
+  const get = async (
+    pathAndQuery: string,
+    maxBodyBytes: number,
+    onBody?: (chunk: Buffer, status: number) => boolean,
+  ): Promise<GetResponse> => {
+    const url = new URL(`${base.protocol}//${base.host}${prefix}${pathAndQuery}`);
+    shown = url.href;
+    const left = budget.maxProbeBytes - probeBytes;
+    let res: GetResponse;
+    try {
+      res = await getOnce({
+        url,
+        headers,
+        guard: env.guard,
+        signal: deadline.signal,
+        maxBodyBytes: Math.min(maxBodyBytes, left),
+        ...(onBody !== undefined ? { onBody } : {}),
+        rejectUnauthorized: !insecure,
+        ...(secureContext !== undefined ? { secureContext } : {}),
+      });
+    } catch (e) {
+      if (e instanceof TransportError) {
+        if (isAddressDenied(e.cause)) throw new ProbeConfigError(`apiServer: ${describeNetError(e.cause, '', '')}`);
+        if (e.aborted && deadline.timedOut) throw new ProbeFailed(`Get "${shown}": ${describeTimeout(e.phase)}`);
+        if (e.aborted) throw new ProbeFailed(`Get "${shown}": probe stopped`);
+        throw new ProbeFailed(
+          `Get "${shown}": ${describeNetError(e.cause, dialAddress(url), url.hostname.replace(/^\[|\]$/g, ''))}`,
+        );
+      }
+      throw e;
+    }
+    probeBytes += res.bytesRead;
+    if (res.truncated && left <= maxBodyBytes)
+      throw new ReadBudgetExceeded('maxProbeBytes', `the probe has read more than ${budget.maxProbeBytes} bytes`);
+    return res;
+  };
+
+  /** Counts matching items over pages until `min` is reached or the list ends; a bound hit is a failure. */
+  const countUntil = async (
+    resource: string,
+    query: string,
+    min: number,
+    matches: (item: unknown) => boolean,
+  ): Promise<{ count: number; complete: boolean }> => {
+    try {
+      return await countPages(resource, query, min, matches);
+    } catch (e) {
+      if (e instanceof ReadBudgetExceeded) throw new ProbeFailed(`listing ${resource}: ${e.message}`);
+      if (e instanceof NotJsonError)
+        throw new ProbeFailed(`listing ${resource}: the response is not JSON: ${e.message}`);
+      throw e;
+    }
+  };
+
+  const countPages = async (
+    resource: string,
+    query: string,
+    min: number,
+    matches: (item: unknown) => boolean,
+  ): Promise<{ count: number; complete: boolean }> => {
+    let count = 0;
+    let cont = '';
+    for (let pages = 0; ; pages++) {
+      if (pages === budget.maxPages)
+        throw new ReadBudgetExceeded('maxPages', `the member returned a continue token after ${budget.maxPages} pages`);
+      const q = `?limit=${LIST_PAGE_SIZE}${query}${cont !== '' ? `&continue=${encodeURIComponent(cont)}` : ''}`;
+      // Items are decoded one at a time as they arrive; reading stops at the one that meets the minimum.
+      const scanner = new ListScanner(budget, (item) => matches(item) && ++count >= min);
+      const res = await get(`/api/v1/${resource}${q}`, budget.maxResponseBytes, (chunk, status) =>
+        status === 200 ? scanner.write(chunk) : true,
+      );
+      if (res.status !== 200) throw new ProbeFailed(`listing ${resource} failed with statuscode: ${res.status}`);
+      if (count >= min) return { count, complete: false };
+      if (res.truncated)
+        throw new ReadBudgetExceeded('maxResponseBytes', `a response is larger than ${budget.maxResponseBytes} bytes`);
+      const page = scanner.end();
+      if (!page.sawItems) throw new ProbeFailed(`listing ${resource}: the response has no items`);
+      if (page.continueToken === undefined) return { count, complete: true };
+      cont = page.continueToken;
+    }
+  };
+
+  try {
+    const health = await get(action.path.startsWith('/') ? action.path : `/${action.path}`, budget.maxHealthBodyBytes);
+    if (health.status < 200 || health.status >= 300)
+      return failure(`GET ${action.path} failed with statuscode: ${health.status}`);
+    const parts = [`GET ${action.path}: statuscode: ${health.status}`];
+    if (action.minReadyNodes !== undefined && action.minReadyNodes > 0) {
+      const { count } = await countUntil('nodes', '', action.minReadyNodes, nodeReady);
+      if (count < action.minReadyNodes)
+        return failure(`${count} Ready nodes, fewer than the ${action.minReadyNodes} required (minReadyNodes)`);
+      parts.push(`at least ${action.minReadyNodes} Ready nodes`);
+    }
+    if (action.minReadyPods !== undefined && action.minReadyPods > 0) {
+      const { count } = await countUntil(
+        'pods',
+        `&fieldSelector=${encodeURIComponent('status.phase=Running')}`,
+        action.minReadyPods,
+        podReady,
+      );
+      if (count < action.minReadyPods)
+        return failure(
+          `${count} Ready non-hostNetwork pods, fewer than the ${action.minReadyPods} required (minReadyPods)`,
+        );
+      parts.push(`at least ${action.minReadyPods} Ready non-hostNetwork pods`);
+    }
+    return success(`apiServer probe succeeded: ${parts.join('; ')}`);
+  } catch (e) {
+    if (e instanceof ProbeConfigError) return configError(e.message);
+    if (e instanceof ProbeFailed) return failure(e.message);
+    throw e;
+  } finally {
+    deadline.dispose();
+  }
+}

@@ -1,0 +1,71 @@
+// Turns Node's socket and TLS errors into the wording the kubelet's Go probes use (`dial tcp 10.0.0.1:80: connect:
+// connection refused`), so operators see familiar messages. Depends on nothing; never includes bodies or header values.
+
+import { messageOf } from '@karmada-cluster-probe/schema/api';
+
+export type Phase = 'connect' | 'headers' | 'body';
+
+function codeOf(err: unknown): string | undefined {
+  if (typeof err === 'object' && err !== null && 'code' in err) {
+    const code = (err as { code: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
+const UNKNOWN_AUTHORITY = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_SIGNATURE_FAILURE',
+]);
+
+/** Describes a connection-level error as Go's net and crypto/tls packages would, `addr` being `host:port`. */
+export function describeNetError(err: unknown, addr: string, host: string): string {
+  const code = codeOf(err);
+  switch (code) {
+    case 'ECONNREFUSED':
+      return `dial tcp ${addr}: connect: connection refused`;
+    case 'ENOTFOUND':
+    case 'EAI_NONAME':
+    case 'EAI_NODATA':
+      return `dial tcp: lookup ${host}: no such host`;
+    case 'EAI_AGAIN':
+      return `dial tcp: lookup ${host}: server misbehaving`;
+    case 'ECONNRESET':
+      return `read tcp ${addr}: read: connection reset by peer`;
+    case 'EPIPE':
+      return `write tcp ${addr}: write: broken pipe`;
+    case 'EHOSTUNREACH':
+      return `dial tcp ${addr}: connect: no route to host`;
+    case 'ENETUNREACH':
+      return `dial tcp ${addr}: connect: network is unreachable`;
+    case 'ETIMEDOUT':
+      return `dial tcp ${addr}: i/o timeout`;
+    case 'CERT_HAS_EXPIRED':
+    case 'CERT_NOT_YET_VALID':
+      return `tls: failed to verify certificate: x509: certificate has expired or is not yet valid`;
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return `tls: failed to verify certificate: x509: ${messageOf(err)}`;
+    case 'EADDRDENIED':
+      return messageOf(err);
+    default:
+      if (code !== undefined && UNKNOWN_AUTHORITY.has(code))
+        return `tls: failed to verify certificate: x509: certificate signed by unknown authority`;
+      if (code === 'ECONNABORTED' || messageOf(err) === 'socket hang up') return 'EOF';
+      return code !== undefined ? `${messageOf(err)} (${code})` : messageOf(err);
+  }
+}
+
+/** Go's http.Client wording for a probe that ran out of time in a phase. */
+export function describeTimeout(phase: Phase): string {
+  return phase === 'body'
+    ? 'context deadline exceeded (Client.Timeout or context cancellation while reading body)'
+    : 'context deadline exceeded (Client.Timeout exceeded while awaiting headers)';
+}
+
+export function isAddressDenied(err: unknown): boolean {
+  return codeOf(err) === 'EADDRDENIED';
+}
