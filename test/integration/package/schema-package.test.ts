@@ -173,6 +173,13 @@ describe('the probe engine package, installed alone', function () {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
+  it('is clean for publint, as is the application', async () => {
+    for (const pkgDir of [join(repo, 'packages', 'probe'), repo]) {
+      const { messages } = await publint({ pkgDir, level: 'suggestion' });
+      expect(messages, pkgDir).to.deep.equal([]);
+    }
+  });
+
   it('installs no Kubernetes client and runs a probe', () => {
     expect(installedPackages(join(dir, 'node_modules'))).not.to.include('@kubernetes/client-node');
     writeFileSync(
