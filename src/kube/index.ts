@@ -18,7 +18,8 @@ export {
 export { RateLimiter, type RequestPriority } from './rate-limiter.js';
 export { Informer, type InformerOptions, type InformerHandlers, type ObjectWithMeta } from './informer.js';
 export { WorkQueue, type QueuePriority, type WorkQueueOptions } from './work-queue.js';
-export { RealClock, clockTimeout, type Clock, type TimerHandle } from '@karmada-cluster-probe/schema/api';
+export { RealClock, type Clock, type TimerHandle } from '@karmada-cluster-probe/schema/api';
+export { clockTimeout } from './clock-timeout.js';
 export { LeaderElector, microTime, type LeaderElectorOptions, type LeaderElectionLog } from './leader-election.js';
 export { SecretCache, type SecretCacheOptions, type SecretLookup, type SecretObject } from './secret-cache.js';
 export { startHealthServer, type HealthServer, type HealthServerOptions } from './health-server.js';

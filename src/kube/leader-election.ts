@@ -3,7 +3,8 @@
 // duration on our own clock (no trust in others' clocks), give up leadership when renewal fails past the deadline,
 // and release (empty holder) on a clean stop so a follower takes over at once.
 import { isStatus, type KubeApi } from './client.js';
-import { clockTimeout, messageOf, RealClock, type Clock, type TimerHandle } from '@karmada-cluster-probe/schema/api';
+import { messageOf, RealClock, type Clock, type TimerHandle } from '@karmada-cluster-probe/schema/api';
+import { clockTimeout } from './clock-timeout.js';
 
 interface LeaseSpec {
   holderIdentity?: string;

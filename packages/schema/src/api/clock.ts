@@ -1,7 +1,7 @@
 // Injected time: the probe engine's worker and scheduler and the Kubernetes client's leader election run on a Clock,
 // the real one in production; tests inject a fake one they advance by hand (test/unit/probe/fake-clock.ts), so no
 // test races the machine. One home for both (neither package may import the other's); portable: performance.now(),
-// setTimeout and AbortController exist in Node and in browsers alike.
+// setTimeout exist in Node and in browsers alike; its types need neither Node's nor the DOM's.
 
 export interface TimerHandle {
   readonly id: number;
@@ -44,13 +44,4 @@ export class RealClock implements Clock {
       this.timers.delete(handle.id);
     }
   }
-}
-
-/** An AbortSignal that aborts `ms` from now on `clock` (AbortSignal.timeout, on an injected clock). */
-export function clockTimeout(clock: Clock, ms: number): { signal: AbortSignal; clear: () => void } {
-  const controller = new AbortController();
-  const handle = clock.setTimer(clock.now() + ms, () =>
-    controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
-  );
-  return { signal: controller.signal, clear: () => clock.clearTimer(handle) };
 }
