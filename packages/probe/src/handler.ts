@@ -31,6 +31,14 @@ export function configError(message: string): HandlerResult {
   return { result: 'error', message };
 }
 
+/**
+ * The kubelet's errored probe (pkg/probe returned an error rather than a result): a fault neither of the
+ * configuration nor, as far as the probe can tell, of the target. Retried, then discarded by the worker.
+ */
+export function errored(message: string): HandlerResult {
+  return { result: 'error', message, code: 'ProbeErrored' };
+}
+
 /** A configuration error a caller tells apart by its code; `detail` is the message without its field. */
 export function codedError(code: ProbeErrorCode, field: string, detail: string): HandlerResult {
   return { result: 'error', message: `${field}: ${detail}`, code, detail };

@@ -51,11 +51,13 @@ export interface ProbeContext {
 export type ProbeOutcome = 'success' | 'failure' | 'error';
 
 /**
- * Which kind of configuration error an `error` result is, for a caller that must tell them apart without reading
- * the message. `InvalidCABundle`: httpGet.caBundle is not base64 of PEM certificates (the reconciler fills it from a
- * Secret, so it names the Secret instead).
+ * Which kind of `error` result this is, for a caller that must tell them apart without reading the message.
+ * `InvalidCABundle`: httpGet.caBundle is not base64 of PEM certificates (the reconciler fills it from a Secret, so it
+ * names the Secret instead). `ProbeErrored`: not a fault of the configuration but the kubelet's "probe errored"
+ * (pkg/probe returned an error, e.g. the body could not be read): retried at once, and, as the kubelet's worker does,
+ * never counted toward a threshold.
  */
-export type ProbeErrorCode = 'InvalidCABundle';
+export type ProbeErrorCode = 'InvalidCABundle' | 'ProbeErrored';
 
 export interface ProbeResult {
   result: ProbeOutcome;
