@@ -5,6 +5,9 @@
 //   builds the Karmada control plane from) through `go build -overlay`, with -mod=vendor: Karmada's own Cluster strategy
 //   and validation with exactly the modules Karmada vendors. Nothing is written into that tree.
 // - kube-oracle: the Go module test/oracle/kubernetes (k8s.io/kubernetes at the control plane's version), -mod=readonly.
+// - kube-prober-oracle: the package prober/ of the same module: the kubelet's pkg/probe/{http,tcp,grpc} driven as
+//   pkg/kubelet/prober drives them (test/oracle/prober.test.ts). k8s.io/component-base/version is stamped with the
+//   version go.mod requires, as Kubernetes' build stamps it, so its User-Agent is the kubelet's kube-probe/1.35.
 //
 // The key is a digest of the Go sources, go.mod, go.sum and the Karmada version, so editing an oracle builds afresh;
 // older builds beyond the last few are removed. Plain Node, no dependencies.
@@ -33,7 +36,7 @@ const PEER_MAIN = join(repoRoot, 'bench', 'webhook', 'peer', 'main.go');
 const PEER_PKG = join('cmd', 'cluster-probe-webhook-peer');
 const KEEP_BUILDS = 3;
 
-export const ORACLES = { karmada: 'karmada-oracle', kubernetes: 'kube-oracle' };
+export const ORACLES = { karmada: 'karmada-oracle', kubernetes: 'kube-oracle', prober: 'kube-prober-oracle' };
 export const WEBHOOK_PEER = 'webhook-peer';
 
 function log(line) {
@@ -55,7 +58,28 @@ function inputsDigest(files, extra = []) {
 }
 
 /** Everything the oracles are made from that lives in this repo, plus the Karmada version. */
-const oracleInputs = () => [KARMADA_MAIN, ...['main.go', 'go.mod', 'go.sum'].map((f) => join(KUBE_MODULE, f))];
+const oracleInputs = () => [
+  KARMADA_MAIN,
+  ...['main.go', join('prober', 'main.go'), 'go.mod', 'go.sum'].map((f) => join(KUBE_MODULE, f)),
+];
+
+/**
+ * -X flags stamping k8s.io/component-base/version with the k8s.io/kubernetes version test/oracle/kubernetes/go.mod
+ * requires (the one place it is written), as Kubernetes' hack/lib/version.sh does: pkg/probe's User-Agent is built
+ * from it (kube-probe/<major>.<minor>), and unstamped it would be `kube-probe/.`.
+ */
+function kubeVersionLdflags() {
+  const goMod = readFileSync(join(KUBE_MODULE, 'go.mod'), 'utf8');
+  const match = /^\s*k8s\.io\/kubernetes v(\d+)\.(\d+)\.(\d+)\s*$/m.exec(goMod);
+  if (!match) throw new Error(`${join(KUBE_MODULE, 'go.mod')} requires no k8s.io/kubernetes vX.Y.Z`);
+  const [, major, minor, patch] = match;
+  const pkg = 'k8s.io/component-base/version';
+  return [
+    `-X ${pkg}.gitMajor=${major}`,
+    `-X ${pkg}.gitMinor=${minor}`,
+    `-X ${pkg}.gitVersion=v${major}.${minor}.${patch}`,
+  ];
+}
 
 /** Where the oracles live: CLUSTER_PROBE_ORACLE_DIR, else the cache keyed by the inputs. */
 export function oracleDir() {
@@ -128,7 +152,7 @@ function pruneOldBuilds(current) {
   }
 }
 
-/** Builds whichever oracle is missing and resolves to the directory holding both. */
+/** Builds whichever oracle is missing and resolves to the directory holding them all. */
 export async function buildOracle() {
   const outDir = oracleDir();
   const missing = Object.values(ORACLES).filter((name) => !isExecutableFile(join(outDir, name)));
@@ -161,6 +185,21 @@ export async function buildOracle() {
         moduleDir: KUBE_MODULE,
         goflags: '-mod=readonly',
         versionCheck: 'cluster-probe-kube-oracle',
+      },
+      outDir,
+    );
+  }
+  if (missing.includes(ORACLES.prober)) {
+    await buildOne(
+      {
+        ldflags: ['-s -w', ...kubeVersionLdflags()].join(' '),
+        versionArgs: ['--version'],
+        name: ORACLES.prober,
+        version: '(k8s.io/kubernetes pkg/probe, test/oracle/kubernetes/prober)',
+        moduleDir: KUBE_MODULE,
+        pkg: './prober',
+        goflags: '-mod=readonly',
+        versionCheck: 'cluster-probe-kube-prober-oracle',
       },
       outDir,
     );
