@@ -39,6 +39,11 @@ export function errored(message: string): HandlerResult {
   return { result: 'error', message, code: 'ProbeErrored' };
 }
 
+/** Whether a result is the kubelet's errored probe: retried, then never counted toward a threshold. */
+export function isErrored(result: Pick<HandlerResult, 'result' | 'code'>): boolean {
+  return result.result === 'error' && result.code === 'ProbeErrored';
+}
+
 /** A configuration error a caller tells apart by its code; `detail` is the message without its field. */
 export function codedError(code: ProbeErrorCode, field: string, detail: string): HandlerResult {
   return { result: 'error', message: `${field}: ${detail}`, code, detail };

@@ -1,9 +1,10 @@
 // The stateless prober: applies the kubelet's defaults, resolves host and named port, picks the one handler and runs
-// it once. Configuration faults come back as result 'error', never thrown. Imports nothing of Kubernetes or schema.
+// it, again at once when it errored (the kubelet's runProbeWithRetries). Configuration faults come back as result
+// 'error', never thrown, and are not retried. Imports nothing of Kubernetes or schema.
 import { apiServerProbe } from './apiserver-probe.js';
 import { guardFor, type AddressGuard } from './address-guard.js';
 import { grpcProbe } from './grpc-probe.js';
-import { configError, type HandlerEnv, type HandlerResult } from './handler.js';
+import { configError, isErrored, type HandlerEnv, type HandlerResult } from './handler.js';
 import { httpProbe } from './http-probe.js';
 import { resolvePort } from './named-port.js';
 import { tcpProbe } from './tcp-probe.js';
@@ -144,21 +145,58 @@ async function dispatch(probe: UncheckedProbe, ctx: ProbeContext, env: HandlerEn
   }
 }
 
-/** Runs `probe` once now. Never rejects: a fault of the configuration (or of this code) is result 'error'. */
+/**
+ * Attempts of one run when the handler errored (code 'ProbeErrored'): the kubelet's maxProbeRetries (prober.go), which
+ * counts attempts in all, not retries after the first.
+ */
+export const MAX_PROBE_ATTEMPTS = 3;
+
+/**
+ * Runs `attempt` until it gives anything but an errored result, at most `max` times in all, as the kubelet's
+ * runProbeWithRetries: at once, no pause between attempts, and the last attempt's result when every one errored.
+ * Unlike the kubelet's loop (which checks no context), an aborted `signal` ends it before the next attempt: a stopped
+ * worker or a removed Cluster must not wait for two more timeouts. A configuration error is never retried: the next
+ * attempt would fail the same way.
+ */
+export async function withRetries(
+  attempt: () => Promise<HandlerResult>,
+  signal: AbortSignal | undefined,
+  max = MAX_PROBE_ATTEMPTS,
+): Promise<{ out: HandlerResult; attempts: number }> {
+  let attempts = 0;
+  for (;;) {
+    attempts++;
+    const out = await attempt();
+    if (!isErrored(out) || attempts >= max || signal?.aborted === true) return { out, attempts };
+  }
+}
+
+/**
+ * Runs `probe` now. Never rejects: a fault of the configuration (or of this code) is result 'error'. An errored
+ * attempt is made again at once, up to MAX_PROBE_ATTEMPTS in all, each with the whole timeoutSeconds (the kubelet
+ * hands every attempt its own timeout, so an errored run can take three); `attempts` says how many were made when
+ * there was more than one, and `durationMs` covers them all.
+ */
 export async function runProbe(probe: UncheckedProbe, ctx: ProbeContext = {}): Promise<ProbeResult> {
   const started = performance.now();
   let guard: AddressGuard;
   let out: HandlerResult;
+  let attempts = 1;
   try {
     guard = guardFor(ctx.denyList);
     const timing = resolveTiming(probe);
-    out = await dispatch(probe, ctx, {
+    const env: HandlerEnv = {
       guard,
       timeoutMs: timing.timeoutSeconds * 1000,
       ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
-    });
+    };
+    ({ out, attempts } = await withRetries(() => dispatch(probe, ctx, env), ctx.signal));
   } catch (e) {
     out = configError(`probe could not run: ${messageOf(e)}`);
   }
-  return { ...out, durationMs: Math.round((performance.now() - started) * 1000) / 1000 };
+  return {
+    ...out,
+    ...(attempts > 1 ? { attempts } : {}),
+    durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+  };
 }

@@ -16,7 +16,10 @@ export interface SchedulerOptions {
   random?: () => number;
   /** Called on each state change of a target (thresholds reached), never for a repeated state. */
   onTransition?: (key: string, transition: Transition) => void;
-  /** Called after every run, whatever its outcome. */
+  /**
+   * Called after every run, whatever its outcome: an errored run too (code 'ProbeErrored'), which the worker throws
+   * away (no count, no transition), so that it can still be counted in metrics and logged.
+   */
   onResult?: (key: string, result: ProbeResult, state: WorkerState) => void;
   /** Called as a run starts, with how late it starts against its due time (ms). */
   onStart?: (key: string, lateMs: number) => void;

@@ -45,8 +45,9 @@ export interface ProbeContext {
 
 /**
  * success: the target is healthy. failure: the target is not (or cannot be reached).
- * error: the probe cannot be performed as configured (unresolvable named port, bad caBundle, denied address...):
- * a fault of the configuration, never of the cluster.
+ * error: either the probe cannot be performed as configured (unresolvable named port, bad caBundle, denied address...):
+ * a fault of the configuration, never of the cluster, reported at once; or, with code 'ProbeErrored', the kubelet's
+ * errored probe (the answer could not be read to the end): retried at once, then not counted at all.
  */
 export type ProbeOutcome = 'success' | 'failure' | 'error';
 
@@ -68,6 +69,12 @@ export interface ProbeResult {
   code?: ProbeErrorCode;
   /** With `code`: the message without the field it names (`not valid base64`). */
   detail?: string;
+  /**
+   * How many times the handler ran, when more than once: an errored attempt is made again at once, up to 3 in all (the
+   * kubelet's maxProbeRetries). Absent for a run of one attempt.
+   */
+  attempts?: number;
+  /** The whole run, every attempt included. */
   durationMs: number;
 }
 

@@ -1,5 +1,7 @@
 // One target's threshold counting, as the kubelet's prober worker: consecutive results must reach successThreshold or
-// failureThreshold before the state changes, and only changes are reported. Owns no timer (the scheduler does).
+// failureThreshold before the state changes, and only changes are reported; an errored result is thrown away. Owns no
+// timer (the scheduler does).
+import { isErrored } from './handler.js';
 import type { ProbeOutcome, ProbeResult, ResolvedTiming } from './types.js';
 
 export type WorkerState = 'unknown' | ProbeOutcome;
@@ -39,9 +41,12 @@ export class ProbeWorker {
 
   /**
    * Counts one result; returns the transition it completes, if any. A configuration error is reported at once (it
-   * needs no damping, and taints nothing), and it restarts both counts.
+   * needs no damping, and taints nothing), and it restarts both counts. An errored result (code 'ProbeErrored', after
+   * its retries) is thrown away as the kubelet's worker does (worker.go: `if err != nil { return true }`, before
+   * lastResult and resultRun): no count, no transition, the run of results neither broken nor extended.
    */
   observe(result: ProbeResult, at: number): Transition | undefined {
+    if (isErrored(result)) return undefined;
     const outcome = result.result;
     if (this.lastOutcome === outcome) this.run++;
     else {

@@ -150,6 +150,72 @@ describe('probe scheduler', () => {
     await s.stop();
   });
 
+  it('hands an errored run to onResult but counts it nowhere: a run of failures goes on across it', async () => {
+    const clock = new FakeClock();
+    const erroredRun: ProbeResult = {
+      result: 'error',
+      code: 'ProbeErrored',
+      message: 'Get "http://127.0.0.1:8080/healthz": unexpected EOF',
+      attempts: 3,
+      durationMs: 0,
+    };
+    const runs: (ProbeResult | 'failure')[] = ['failure', 'failure', erroredRun, erroredRun, 'failure', erroredRun];
+    let i = 0;
+    const seen: Transition[] = [];
+    const results: string[] = [];
+    const s = new ProbeScheduler({
+      clock,
+      random: () => 0,
+      onTransition: (_k, t) => seen.push(t),
+      onResult: (_k, r, state) => results.push(`${r.code ?? r.result}:${state}`),
+    });
+    s.add('a', { httpGet: { port: 80 }, periodSeconds: 10, failureThreshold: 3 }, () => {
+      const next = runs[i++] ?? erroredRun;
+      return Promise.resolve(next === 'failure' ? ok('failure') : next);
+    });
+    await clock.advance(60_000);
+    // Two failures, two errored runs (neither a third failure nor a break), then the third failure turns the state.
+    expect(seen.map((t) => `${t.from}->${t.to}@${t.at}:${t.consecutive}`)).to.deep.equal(['unknown->failure@40000:3']);
+    expect(results).to.deep.equal([
+      'failure:unknown',
+      'failure:unknown',
+      'ProbeErrored:unknown',
+      'ProbeErrored:unknown',
+      'failure:failure',
+      'ProbeErrored:failure',
+      'ProbeErrored:failure',
+    ]);
+    await s.stop();
+  });
+
+  it('keeps its period when every run errors, and never transitions', async () => {
+    const clock = new FakeClock();
+    const starts: number[] = [];
+    const seen: Transition[] = [];
+    const s = new ProbeScheduler({ clock, random: () => 0, onTransition: (_k, t) => seen.push(t) });
+    s.add('a', { httpGet: { port: 80 }, periodSeconds: 10, failureThreshold: 1, successThreshold: 1 }, () => {
+      starts.push(clock.now());
+      return Promise.resolve({ result: 'error', code: 'ProbeErrored', message: 'x', attempts: 3, durationMs: 0 });
+    });
+    await clock.advance(30_000);
+    expect(starts).to.deep.equal([0, 10_000, 20_000, 30_000]);
+    expect(seen).to.deep.equal([]);
+    expect(s.stateOf('a')).to.equal('unknown');
+    await s.stop();
+  });
+
+  it('still reports a configuration error at once', async () => {
+    const clock = new FakeClock();
+    const seen: string[] = [];
+    const s = new ProbeScheduler({ clock, random: () => 0, onTransition: (_k, t) => seen.push(`${t.to}@${t.at}`) });
+    s.add('a', { httpGet: { port: 80 }, periodSeconds: 10, failureThreshold: 3 }, () =>
+      Promise.resolve({ result: 'error', message: 'livenessProbe.httpGet.port: no such port "web"', durationMs: 0 }),
+    );
+    await clock.advance(10_000);
+    expect(seen).to.deep.equal(['error@0']);
+    await s.stop();
+  });
+
   it('turns a runner that throws into an error result instead of crashing', async () => {
     const clock = new FakeClock();
     const seen: string[] = [];

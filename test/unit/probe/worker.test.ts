@@ -3,9 +3,15 @@ import { expect } from 'chai';
 import { TIMING_DEFAULTS } from '../../../packages/schema/src/api/index.js';
 import { ProbeWorker, resolveTiming, type ProbeOutcome, type ProbeResult } from '../../../packages/probe/src/index.js';
 
-const r = (result: ProbeOutcome): ProbeResult => ({ result, message: result, durationMs: 1 });
+/** An outcome, or 'errored': the kubelet's errored probe (result 'error' with code ProbeErrored, as errored() makes). */
+type Fed = ProbeOutcome | 'errored';
 
-function feed(worker: ProbeWorker, outcomes: ProbeOutcome[]): (string | undefined)[] {
+const r = (result: Fed): ProbeResult =>
+  result === 'errored'
+    ? { result: 'error', code: 'ProbeErrored', message: 'unexpected EOF', attempts: 3, durationMs: 1 }
+    : { result, message: result, durationMs: 1 };
+
+function feed(worker: ProbeWorker, outcomes: Fed[]): (string | undefined)[] {
   return outcomes.map((o, i) => worker.observe(r(o), i)?.to);
 }
 
@@ -72,6 +78,47 @@ describe('probe worker thresholds', () => {
     const w = new ProbeWorker(resolveTiming({ failureThreshold: 2 }), 'success');
     expect(feed(w, ['failure', 'error'])).to.deep.equal([undefined, 'error']);
     expect(feed(w, ['error', 'failure', 'failure'])).to.deep.equal([undefined, undefined, 'failure']);
+  });
+
+  it('discards an errored result in a run of failures: it neither breaks the run nor extends it (worker.go)', () => {
+    const w = new ProbeWorker(resolveTiming({ failureThreshold: 3 }), 'success');
+    expect(feed(w, ['failure', 'failure', 'errored'])).to.deep.equal([undefined, undefined, undefined]);
+    // Not broken: the next failure is the third in the run. Not extended: the errored one was not a third failure.
+    expect(w.consecutive).to.equal(2);
+    expect(w.state).to.equal('success');
+    expect(feed(w, ['errored', 'errored', 'failure'])).to.deep.equal([undefined, undefined, 'failure']);
+    expect(w.consecutive).to.equal(3);
+  });
+
+  it('discards an errored result in a run of successes too, so recovery damping counts only real answers', () => {
+    const w = new ProbeWorker(resolveTiming({ successThreshold: 2 }), 'failure');
+    expect(feed(w, ['success', 'errored', 'success'])).to.deep.equal([undefined, undefined, 'success']);
+    const x = new ProbeWorker(resolveTiming({ successThreshold: 2 }), 'failure');
+    expect(feed(x, ['success', 'errored', 'errored', 'errored'])).to.deep.equal([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(x.state).to.equal('failure');
+  });
+
+  it('never leaves unknown, nor reports anything, on errored results alone', () => {
+    const w = new ProbeWorker(resolveTiming({ failureThreshold: 1, successThreshold: 1 }));
+    expect(feed(w, ['errored', 'errored', 'errored', 'errored'])).to.deep.equal([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(w.state).to.equal('unknown');
+    expect(w.consecutive).to.equal(0);
+  });
+
+  it('still reports a configuration error at once after errored results, and counts afresh after it', () => {
+    const w = new ProbeWorker(resolveTiming({ failureThreshold: 2 }), 'success');
+    expect(feed(w, ['failure', 'errored', 'error'])).to.deep.equal([undefined, undefined, 'error']);
+    expect(feed(w, ['failure', 'errored', 'failure'])).to.deep.equal([undefined, undefined, 'failure']);
   });
 
   it('puts the first run after the initial delay, jittered within one period', () => {
