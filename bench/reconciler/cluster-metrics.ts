@@ -2,6 +2,7 @@
 // exposition at N Clusters (default 5,000), each with a verdict, results of two kinds and a transition, against the
 // same registry without them. Run: npx tsx --expose-gc bench/reconciler/cluster-metrics.ts [--clusters 5000]
 import { gzipSync } from 'node:zlib';
+import { CLUSTER_LABEL } from '../../src/facts/metric-names.js';
 import { createMetrics } from '../../src/reconciler/metrics.js';
 
 const i = process.argv.indexOf('--clusters');
@@ -47,7 +48,7 @@ const full = await expose(metrics);
 const update0 = performance.now();
 for (let c = 0; c < N; c++) metrics.perCluster.result(`member-${c}`, 'success', 4);
 const updateUs = ((performance.now() - update0) / N) * 1000;
-const lines = (await metrics.registry.metrics()).split('\n').filter((l) => l.includes('cluster_name="')).length;
+const lines = (await metrics.registry.metrics()).split('\n').filter((l) => l.includes(`${CLUSTER_LABEL}="`)).length;
 console.log(
   JSON.stringify(
     {

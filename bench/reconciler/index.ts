@@ -36,6 +36,7 @@ import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
 import { PROBE_ANNOTATION } from '../../packages/schema/src/api/constants.js';
 import { startKarmada } from '../../src/dev/karmada.js';
+import { CLUSTER_LABEL } from '../../src/facts/metric-names.js';
 import { Informer, KubeClient } from '../../src/kube/index.js';
 import { shardOf } from '../../src/reconciler/shard.js';
 import type { Cluster } from '../../packages/schema/src/schema/index.js';
@@ -146,7 +147,7 @@ async function measureScrapes(port: number, pid: number): Promise<Record<string,
     bytes: Buffer.byteLength(text),
     gzipBytes: gzipSync(text).length,
     series: samples.length,
-    perClusterSeries: samples.filter((l) => l.includes('cluster_name="')).length,
+    perClusterSeries: samples.filter((l) => l.includes(`${CLUSTER_LABEL}="`)).length,
     cpuMsPerScrape: Math.round(((u1.cpuS - u0.cpuS - idleRate * wallS) / n) * 1000),
     medianScrapeMs: Math.round(times[Math.floor(n / 2)]!),
     rssMiB: Math.round(u1.rssMiB),

@@ -1,7 +1,13 @@
 // The dashboard shipped with the chart, as Grafana's JSON model (no Grafana code here: it is data, checked by the
 // tests against a real Prometheus): the fleet at a glance, one row per Cluster, the history of transitions, and the
-// reconciler's own health. Generated into manifests/monitoring/ and the chart by scripts/generate-monitoring.ts.
-import { CLUSTER_LABEL, CLUSTER_METRICS as C, FLEET_METRICS as F } from '../facts/metric-names.js';
+// reconciler's own health, and our verdict beside Karmada's own Ready (`cluster_ready_state`, joined on
+// member_cluster). Generated into manifests/monitoring/ and the chart by scripts/generate-monitoring.ts.
+import {
+  CLUSTER_LABEL,
+  CLUSTER_METRICS as C,
+  FLEET_METRICS as F,
+  KARMADA_METRICS as K,
+} from '../facts/metric-names.js';
 
 export interface PanelTarget {
   refId: string;
@@ -26,6 +32,9 @@ export const DASHBOARD_UID = 'karmada-cluster-probe';
 export const DASHBOARD_VARIABLES = ['datasource', CLUSTER_LABEL] as const;
 
 const sel = `${CLUSTER_LABEL}=~"$${CLUSTER_LABEL}"`;
+/** Karmada's Ready (1 or 0) and our verdict `v` held (1), one series a Cluster, for the join panels. */
+const karmadaReady = `max by (${CLUSTER_LABEL}) (${K.clusterReady}{${sel}})`;
+const held = (v: string): string => `max by (${CLUSTER_LABEL}) (${C.verdict.name}{verdict="${v}",${sel}})`;
 const DS = { type: 'prometheus', uid: '${datasource}' } as const;
 
 export function dashboardPanels(): Panel[] {
@@ -70,7 +79,7 @@ export function dashboardPanels(): Panel[] {
         {
           refId: 'A',
           expr: `sum by (${CLUSTER_LABEL}, to) (increase(${C.transitions.name}{${sel}}[$__rate_interval]))`,
-          legendFormat: '{{cluster_name}} -> {{to}}',
+          legendFormat: `{{${CLUSTER_LABEL}}} -> {{to}}`,
         },
       ],
     ),
@@ -91,7 +100,7 @@ export function dashboardPanels(): Panel[] {
       {
         refId: 'A',
         expr: `max by (${CLUSTER_LABEL}) (${C.probeDuration.name}{${sel}})`,
-        legendFormat: '{{cluster_name}}',
+        legendFormat: `{{${CLUSTER_LABEL}}}`,
       },
     ]),
     panel(
@@ -143,6 +152,33 @@ export function dashboardPanels(): Panel[] {
         { refId: 'B', expr: `max(${F.clusters})`, legendFormat: 'clusters', instant: true },
         { refId: 'C', expr: `sum(${F.workers})`, legendFormat: 'workers', instant: true },
         { refId: 'D', expr: `max(${F.proberDisrupted})`, legendFormat: 'prober disrupted', instant: true },
+      ],
+    ),
+    panel(
+      'table',
+      'Karmada Ready and the probe',
+      "Per Cluster, Karmada's own Ready (cluster_ready_state from karmada-controller-manager: its /readyz check) " +
+        'beside our verdict healthy (1) or not (0). Needs Prometheus to scrape karmada-controller-manager too.',
+      { x: 0, y: 42, w: 12, h: 8 },
+      [instant('A', karmadaReady), instant('B', held('healthy'))],
+    ),
+    panel(
+      'timeseries',
+      'Disagreeing with Karmada',
+      'Clusters Karmada calls Ready while the probe fails (only the probe sees them: ClusterProbeKarmadaReadyButFailing), ' +
+        'and Clusters the probe passes while Karmada calls them not Ready (ClusterProbeHealthyButKarmadaNotReady).',
+      { x: 12, y: 42, w: 12, h: 8 },
+      [
+        {
+          refId: 'A',
+          expr: `(${held('failing')} == 1) and on (${CLUSTER_LABEL}) (${karmadaReady} == 1)`,
+          legendFormat: `{{${CLUSTER_LABEL}}}: Karmada Ready, probe failing`,
+        },
+        {
+          refId: 'B',
+          expr: `(${held('healthy')} == 1) and on (${CLUSTER_LABEL}) (${karmadaReady} == 0)`,
+          legendFormat: `{{${CLUSTER_LABEL}}}: probe healthy, Karmada not Ready`,
+        },
       ],
     ),
   ];

@@ -1,11 +1,40 @@
 // The names of the reconciler's Prometheus metrics, with their labels: the one home that the reconciler's registry
 // (src/reconciler/metrics.ts, cluster-metrics.ts), the alerts and the dashboard (src/deploy/alerts.ts, dashboard.ts), the docs and
-// the tests read. Pure data. Per-Cluster series carry `cluster_name`, as Karmada's own metrics name the Cluster
-// (`cluster` collides with the external label many Prometheus setups add).
+// the tests read. Pure data. Per-Cluster series carry `member_cluster`, the label Karmada v1.18 puts on every
+// per-cluster series (pkg/metrics/cluster.go, `memberClusterLabel`; it dropped `cluster_name` in v1.18.0 because
+// `cluster` and `cluster_name` collide with Prometheus external labels, karmada #7258), so a PromQL join with
+// Karmada's own `cluster_ready_state` needs no label_replace.
 
 export const METRIC_PREFIX = 'cluster_probe_reconciler_';
-/** The label every per-Cluster series carries. */
-export const CLUSTER_LABEL = 'cluster_name';
+/** The label every per-Cluster series carries: Karmada's own. */
+export const CLUSTER_LABEL = 'member_cluster';
+/** The label this project used before (releases up to 0.x with issue 30): see docs/release.md, "Metric labels". */
+export const LEGACY_CLUSTER_LABEL = 'cluster_name';
+
+/**
+ * Karmada's per-cluster metrics this project reads (karmada-controller-manager, pkg/metrics/cluster.go): the join
+ * alerts and panel compare our verdict with them on `member_cluster`.
+ */
+export const KARMADA_METRICS = Object.freeze({
+  /** 1 when the Cluster's Ready condition is True, 0 otherwise (`util.IsClusterReady`). */
+  clusterReady: 'cluster_ready_state',
+  clusterReadyNodes: 'cluster_ready_node_number',
+  clusterNodes: 'cluster_node_number',
+} as const);
+
+/**
+ * Names Karmada uses or proposes for its own /readyz check (PR #7616, open): none of ours may be one of them, so a
+ * Prometheus scraping both never mixes the two checks. Ours all carry METRIC_PREFIX (held by a unit test).
+ */
+export const KARMADA_RESERVED_NAMES: readonly string[] = Object.freeze([
+  ...Object.values(KARMADA_METRICS),
+  'cluster_health_probe_success',
+  'cluster_health_probe_duration_seconds',
+  'cluster_health_probe_total',
+  'cluster_health_transitions_total',
+  'cluster_ready_since_timestamp_seconds',
+  'cluster_condition_last_transition_timestamp_seconds',
+]);
 
 /** The fleet-level metrics (one series per label value, whatever the number of Clusters). */
 export const FLEET_METRICS = Object.freeze({
@@ -35,7 +64,7 @@ export const FLEET_METRICS = Object.freeze({
 export const VERDICTS = ['healthy', 'failing', 'error', 'invalid', 'withheld', 'pending'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
-/** Per-Cluster metrics: gauges and counters only, each with its labels besides cluster_name and its most series. */
+/** Per-Cluster metrics: gauges and counters only, each with its labels besides member_cluster and its most series. */
 export const CLUSTER_METRICS = Object.freeze({
   verdict: {
     name: `${METRIC_PREFIX}cluster_verdict`,

@@ -6,6 +6,9 @@
 // substituted, returns the label sets of the playground's Clusters; the alert resolves on recovery.
 // `cluster-probe status` on the same playground: exit 0 healthy, 1 failing, as the kubectl plugin
 // `kubectl cluster-probe`, and `--watch` under a real pseudo-terminal (script(1)) redrawing on a change, Ctrl-C ending it.
+// The same Prometheus scrapes the playground's real karmada-controller-manager (its `cluster_ready_state` on
+// `member_cluster`): the join alert ClusterProbeKarmadaReadyButFailing fires for member1 once its every Node is NotReady
+// while Karmada's own cluster_ready_state for it stays 1, as only this project can tell.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,11 +18,12 @@ import { expect } from 'chai';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient, type KubeApi } from '../../src/reconciler/index.js';
 import type { Cluster } from '../../packages/schema/src/schema/index.js';
-import { CLUSTER_LABEL, CLUSTER_METRICS, VERDICTS } from '../../src/facts/metric-names.js';
+import { CLUSTER_LABEL, CLUSTER_METRICS, KARMADA_METRICS, VERDICTS } from '../../src/facts/metric-names.js';
 import { ALERT_DEFAULTS, type AlertParams } from '../../src/deploy/alerts.js';
 import { dashboardPanels } from '../../src/deploy/dashboard.js';
 import { rulesFile } from '../../src/deploy/monitoring.js';
 import { startKarmada, type KarmadaControlPlane } from '../../src/dev/karmada.js';
+import { alive, cmdline } from '../../src/dev/member-faults.js';
 import {
   sleep,
   startHealthServer,
@@ -36,8 +40,29 @@ const PROBE_ANNOTATION = 'cluster.karmada.io/liveness-probe';
 const SCRAPE_S = 1;
 const EVAL_S = 1;
 const FOR_S = 5;
-const PARAMS: AlertParams = { ...ALERT_DEFAULTS, failingFor: `${FOR_S}s`, handoverWindow: '10s' };
+const PARAMS: AlertParams = {
+  ...ALERT_DEFAULTS,
+  failingFor: `${FOR_S}s`,
+  disagreeFor: `${FOR_S}s`,
+  handoverWindow: '10s',
+};
 const FAILING_ALERT = 'ClusterProbeClusterFailing';
+const JOIN_ALERT = 'ClusterProbeKarmadaReadyButFailing';
+
+/**
+ * host:port of karmada-controller-manager's /metrics, from its command line (src/dev/karmada.ts binds it to a free
+ * loopback port it does not return): the real process, scraped as an operator scrapes it.
+ */
+function controllerManagerMetrics(karmada: KarmadaControlPlane): string {
+  for (const pid of karmada.host.pids()) {
+    if (!alive(pid)) continue;
+    const argv = cmdline(pid);
+    if (argv?.[0]?.endsWith('karmada-controller-manager') !== true) continue;
+    const flag = argv.find((a) => a.startsWith('--metrics-bind-address='));
+    if (flag !== undefined) return flag.slice('--metrics-bind-address='.length);
+  }
+  throw new Error('no karmada-controller-manager with --metrics-bind-address among the playground’s processes');
+}
 /** Grafana's $__rate_interval with this scrape interval (4 x scrape) and "All" for the Cluster variable. */
 const RATE_INTERVAL = `${4 * SCRAPE_S}s`;
 
@@ -128,7 +153,7 @@ describe('Karmada v1.18.2 + Prometheus: per-Cluster metrics, the failing alert, 
     ]);
     prometheus = new Prometheus(promDir);
     await prometheus.start({
-      targets: [`127.0.0.1:${reconciler.metricsPort}`],
+      targets: [`127.0.0.1:${reconciler.metricsPort}`, controllerManagerMetrics(karmada)],
       rules: rulesFile(PARAMS),
       scrapeIntervalS: SCRAPE_S,
       evaluationIntervalS: EVAL_S,
@@ -156,8 +181,14 @@ describe('Karmada v1.18.2 + Prometheus: per-Cluster metrics, the failing alert, 
       return r.length === names.length ? r : undefined;
     });
     expect(got.map((s) => s.metric[CLUSTER_LABEL]).sort()).to.deep.equal(names);
+    // Karmada's own verdict, scraped from karmada-controller-manager, on the same label.
+    const ready = await waitFor('Karmada’s cluster_ready_state for both members', 30_000, async () => {
+      const r = await prometheus!.query(`${KARMADA_METRICS.clusterReady} == 1`);
+      return r.length === names.length ? r : undefined;
+    });
+    expect(ready.map((s) => s.metric[CLUSTER_LABEL]).sort()).to.deep.equal(names);
     expect(await prometheus!.alerts()).to.satisfy((a: { labels: LabelSet }[]) =>
-      a.every((x) => x.labels.alertname !== FAILING_ALERT),
+      a.every((x) => x.labels.alertname !== FAILING_ALERT && x.labels.alertname !== JOIN_ALERT),
     );
   });
 
@@ -282,6 +313,11 @@ describe('Karmada v1.18.2 + Prometheus: per-Cluster metrics, the failing alert, 
       'Reconciler/B': () => [key({})],
       'Reconciler/C': () => [key({})],
       'Reconciler/D': () => [key({})],
+      'Karmada Ready and the probe/A': (all) => clusterSets.filter((k) => all || k.includes('member2')),
+      'Karmada Ready and the probe/B': (all) => clusterSets.filter((k) => all || k.includes('member2')),
+      // member1 fails its probe while Karmada calls it Ready: the join holds for it alone.
+      'Disagreeing with Karmada/A': (all) => (all ? [key({ [CLUSTER_LABEL]: 'member1' })] : []),
+      'Disagreeing with Karmada/B': () => [],
     };
     // The Transitions panel's window needs two samples of member1's new counter series.
     await waitFor(
@@ -372,5 +408,62 @@ describe('Karmada v1.18.2 + Prometheus: per-Cluster metrics, the failing alert, 
       250,
     );
     expect(firing.filter((a) => a.labels.alertname === FAILING_ALERT)).to.deep.equal([]);
+  });
+  it(`every Node of member1 NotReady fires ${JOIN_ALERT} for member1 while Karmada's cluster_ready_state stays 1`, async () => {
+    const probe = { apiServer: { minReadyNodes: 1 }, periodSeconds: 1, failureThreshold: 2 };
+    const out = await karmada!.kubectl([
+      'annotate',
+      '--overwrite',
+      'cluster',
+      'member1',
+      `${PROBE_ANNOTATION}=${JSON.stringify(probe)}`,
+    ]);
+    expect(out.code, out.stderr).to.equal(0);
+    await waitFor(
+      'member1 Healthy=True through its apiServer probe',
+      60_000,
+      async () => (await healthyOf('member1')) === 'True',
+    );
+    await waitFor(
+      `${JOIN_ALERT} silent with member1 healthy`,
+      30_000,
+      async () => (await prometheus!.alerts()).every((a) => a.labels.alertname !== JOIN_ALERT),
+      250,
+    );
+    await karmada!.setNodesReady('member1', false);
+    const falseAt = await waitFor('member1 Healthy=False', 60_000, async () =>
+      (await healthyOf('member1')) === 'False' ? Date.now() : undefined,
+    );
+    const firing = await waitFor(
+      `${JOIN_ALERT} firing`,
+      60_000,
+      async () => {
+        const alerts = await prometheus!.alerts();
+        const f = alerts.filter((a) => a.labels.alertname === JOIN_ALERT && a.state === 'firing');
+        return f.length > 0 ? f : undefined;
+      },
+      50,
+    );
+    const firedAt = Date.now();
+    process.stderr.write(
+      `      ${JOIN_ALERT} firing ${((firedAt - falseAt) / 1000).toFixed(2)} s after Healthy=False (disagreeFor ${FOR_S} s)\n`,
+    );
+    expect(firing.map((a) => a.labels[CLUSTER_LABEL])).to.deep.equal(['member1']);
+    // Karmada's side, read twice: the scraped series and the Cluster's own Ready condition.
+    const karmadaReady = await prometheus!.query(`${KARMADA_METRICS.clusterReady}{${CLUSTER_LABEL}="member1"}`);
+    expect(karmadaReady.map((s) => s.value[1])).to.deep.equal(['1']);
+    const cluster = await api.request<Cluster>('GET', `${CLUSTERS}/member1`);
+    expect(cluster.status?.conditions?.find((c) => c.type === 'Ready')?.status).to.equal('True');
+    const reverse = (await prometheus!.alerts()).filter(
+      (a) => a.labels.alertname === 'ClusterProbeHealthyButKarmadaNotReady',
+    );
+    expect(reverse).to.deep.equal([]);
+    await karmada!.setNodesReady('member1', true);
+    await waitFor(
+      `${JOIN_ALERT} resolved`,
+      60_000,
+      async () => (await prometheus!.alerts()).every((a) => a.labels.alertname !== JOIN_ALERT),
+      250,
+    );
   });
 });
