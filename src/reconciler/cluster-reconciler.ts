@@ -55,6 +55,10 @@ export class ClusterReconciler {
     }
     // 1. The worker matches the probe the Cluster carries now (started, replaced, stopped; none when invalid).
     workers.ensure(cached);
+    // 1a. An errored probe writes no verdict; its Event (due once per probe state, not per period) is told here, in
+    //     the queue's bounded writes, best effort.
+    const errored = workers.takeErroredEvent(name);
+    if (errored !== undefined) await writer.recordErrored(cached, errored.message, errored.attempts);
     // 2. Desired: what the probe says (or: no probe, an invalid probe, no result yet).
     const probed = workers.desired(name);
     if (probed?.kind === 'keep') this.options.held?.(name, probed);

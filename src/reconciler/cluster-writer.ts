@@ -1,7 +1,7 @@
 // Writes the difference between what a Cluster carries and what it should: our taint through the main resource first
 // (it is what stops karmada-scheduler), then the Healthy condition through the status subresource, each a JSON merge
 // patch guarded by metadata.resourceVersion (optimistic concurrency); on 409 it re-reads and re-plans. An Event is
-// recorded for a condition change it wrote.
+// recorded for a condition change it wrote, and, on its own, for an errored probe (recordErrored).
 import {
   API_VERSION,
   GROUP,
@@ -12,11 +12,11 @@ import {
   type Cluster,
 } from '@karmada-cluster-probe/schema';
 import {
+  erroredEventFor,
   eventFor,
   planCluster,
   rfc3339,
   type Desired,
-  type StatusChange,
   type TaintEffectOption,
 } from './desired-state.js';
 import { isStatus, type KubeApi } from '../kube/client.js';
@@ -133,7 +133,8 @@ export class ClusterWriter {
             'Healthy condition written',
           );
           // Told right after the condition it tells of: a retry finds the condition written and no change to tell.
-          if (plan.status.change !== undefined) wrote.event = await this.recordEvent(current, plan.status.change);
+          if (plan.status.change !== undefined)
+            wrote.event = await this.recordEvent(current, eventFor(plan.status.change));
         }
         break;
       } catch (err) {
@@ -145,9 +146,16 @@ export class ClusterWriter {
     return { wrote, cluster: current, staleVersions };
   }
 
+  /**
+   * The Warning Event of an errored probe, which writes nothing else (no condition, no taint). The caller tells it
+   * once per probe state, never once a period. Best effort, as every Event.
+   */
+  recordErrored(cluster: Cluster, message: string, attempts: number | undefined): Promise<boolean> {
+    return this.recordEvent(cluster, erroredEventFor(message, attempts));
+  }
+
   /** Best effort, as client-go's recorder: a lost Event is logged, never retried into a duplicate. */
-  private async recordEvent(cluster: Cluster, change: StatusChange): Promise<boolean> {
-    const e = eventFor(change);
+  private async recordEvent(cluster: Cluster, e: ReturnType<typeof eventFor>): Promise<boolean> {
     const name = cluster.metadata?.name ?? '';
     const ts = rfc3339(this.now());
     try {

@@ -16,6 +16,11 @@ export const REASONS: Readonly<Record<ProbeOutcome, string>> = Object.freeze({
 });
 /** Unknown: a probe that fails validation is never run, so it says nothing about the cluster. */
 export const INVALID_PROBE_REASON = 'InvalidLivenessProbe';
+/**
+ * The Warning Event of an errored probe (the kubelet's "probe errored": the answer could not be read, 3 attempts).
+ * Never a condition's reason: an errored probe is not counted and writes no verdict.
+ */
+export const ERRORED_PROBE_REASON = 'LivenessProbeErrored';
 const WITHHELD = new Set<string>(Object.values(WITHHELD_REASONS));
 const OUR_REASONS = new Set([...Object.values(REASONS), INVALID_PROBE_REASON, ...WITHHELD]);
 const STATUS: Readonly<Record<ProbeOutcome, Condition['status']>> = {
@@ -192,5 +197,25 @@ export function eventFor(change: StatusChange): { type: 'Normal' | 'Warning'; re
     type: to.status === 'True' ? 'Normal' : 'Warning',
     reason: to.reason,
     message: `${verb}: ${to.message}`.slice(0, 1024),
+  };
+}
+
+/**
+ * The Event an errored probe is told with, once per probe state (probe-workers.ts): the kubelet records "Liveness
+ * probe errored and resulted in failure state: <err>" at every errored run; here it is a Warning that says the
+ * result was not counted, and how many attempts were made.
+ */
+export function erroredEventFor(
+  message: string,
+  attempts: number | undefined,
+): { type: 'Warning'; reason: string; message: string } {
+  const tries = attempts === undefined || attempts === 1 ? '1 attempt' : `${attempts} attempts`;
+  return {
+    type: 'Warning',
+    reason: ERRORED_PROBE_REASON,
+    message: `liveness probe errored (${tries}) and was not counted; no verdict until it answers: ${message}`.slice(
+      0,
+      1024,
+    ),
   };
 }

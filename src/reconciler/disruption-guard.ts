@@ -70,6 +70,8 @@ interface Sentinel {
   failing?: boolean;
   run: number;
   threshold: number;
+  /** Its latest result was errored (discarded): to log the first of a series only. */
+  errored?: boolean;
 }
 
 /** A token bucket of burst one: a large, partially disrupted domain's evicting verdicts. */
@@ -167,7 +169,12 @@ export class DisruptionGuard {
     this.admitted.delete(name);
   }
 
-  /** Every probe result of a Cluster this replica judges. */
+  /**
+   * Every probe result of a Cluster this replica judges. An errored one (code ProbeErrored: the answer could not be
+   * read, retried and discarded by the worker) says nothing of the cluster either: not judged, but heard from; and,
+   * as the worker does, it neither breaks nor extends the run of failures, so "confirmed" here means what the
+   * worker's failureThreshold means.
+   */
   observe(name: string, result: ProbeResult): void {
     const t = this.tracked.get(name);
     if (t === undefined) return;
@@ -180,11 +187,11 @@ export class DisruptionGuard {
       }
       t.run++;
       t.streak++;
-    } else {
+    } else if (result.code !== 'ProbeErrored') {
       t.run = 0;
       t.streak = 0;
     }
-    // An error (the probe cannot run as configured) says nothing of the cluster: not judged, but heard from.
+    // An error (the probe cannot run as configured, or errored) says nothing of the cluster: not judged, but heard from.
     t.last = result.result === 'error' ? undefined : result.result;
     t.lastAt = now;
     t.lastStart = start;
@@ -197,11 +204,25 @@ export class DisruptionGuard {
     this.options.metrics.sentinelUp.set({ sentinel: name }, 0);
   }
 
-  /** A sentinel's result. One that cannot run (a configuration error) is logged and counts for nothing. */
+  /**
+   * A sentinel's result. One that cannot run (a configuration error) is logged and counts for nothing. An errored one
+   * (retried, then discarded, as the kubelet's worker discards it) changes nothing: a failing sentinel keeps holding
+   * verdicts and its run of failures goes on; the first of a series is logged.
+   */
   sentinelResult(name: string, result: ProbeResult): void {
     const s = this.sentinels.get(name);
     if (s === undefined) return;
     const before = s.failing;
+    if (result.result === 'error' && result.code === 'ProbeErrored') {
+      if (s.errored !== true)
+        this.options.log.warn(
+          { sentinel: name, message: result.message, attempts: result.attempts },
+          'sentinel probe errored; result discarded',
+        );
+      s.errored = true;
+      return;
+    }
+    s.errored = false;
     if (result.result === 'error') {
       s.failing = undefined;
       s.run = 0;

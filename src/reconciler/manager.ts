@@ -191,6 +191,8 @@ export class ClusterController {
       // A transition is a verdict that changed: it goes ahead of every Cluster queued for another reason (changes,
       // relists, the condition after a taint), so that in a mass failure the taints are written first.
       onTransition: (name) => this.enqueue(name, 'high'),
+      // An errored probe's Event (once per probe state) waits its turn: it is no verdict.
+      onErrored: (name) => this.enqueue(name),
       probeConcurrency: options.probeConcurrency,
       clock: options.clock,
       random: options.random,

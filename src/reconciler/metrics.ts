@@ -35,7 +35,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Recon
     registry,
     probeResults: new Counter({
       name: N.probeResults,
-      help: 'Probe runs by result (success, failure, error).',
+      help: 'Probe runs by result (success, failure, error: cannot run as configured, errored: the answer could not be read in 3 attempts, not counted toward a threshold).',
       labelNames: ['result'],
       registers,
     }),

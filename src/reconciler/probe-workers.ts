@@ -2,12 +2,14 @@
 // owns thresholds and timing), started when a Cluster asks for a probe, replaced when what the probe is built from
 // changes (keeping its state), stopped when the probe goes. A probe that fails validation gets no worker, only its
 // message; a probe aimed at the member's apiEndpoint gets the member's CA, read from the Secret cache at every run.
-// What the workers say is the desired state of each Cluster (`desired`); the reconcile writes it.
+// What the workers say is the desired state of each Cluster (`desired`); the reconcile writes it. An errored probe
+// (the kubelet's: retried, then discarded) changes no state: it is counted, logged at the start and end of a series,
+// and told in one Event per probe state (`takeErroredEvent`), never one a period.
 import {
   ProbeScheduler,
   handlerOf,
   resolveTiming,
-  runProbe,
+  runProbe as runEngineProbe,
   type Clock,
   type HandlerName,
   type LivenessProbe,
@@ -43,6 +45,10 @@ export interface ProbeWorkersOptions {
   credentialsWaitMs?: number;
   /** Told of every worker, every result and every stop, to judge the fleet (absent: the guard is off). */
   guard?: DisruptionGuard;
+  /** Told when a Cluster has an errored probe's Event to record (`takeErroredEvent`): at most once per probe state. */
+  onErrored?: (name: string) => void;
+  /** The engine's runProbe; a test may hand in another (results it chooses, on its fake clock). */
+  runProbe?: (probe: LivenessProbe, ctx: ProbeContext) => Promise<ProbeResult>;
 }
 
 export type StopReason = 'deleted' | 'probe-removed' | 'probe-invalid' | 'not-owned' | 'shutdown';
@@ -56,6 +62,22 @@ interface Entry {
   handler?: HandlerName;
   /** The message of the result behind the last transition. */
   message?: string;
+  /** Errored results in a row (each after its retries), for the log line that ends a series. */
+  erroredRun?: number;
+  /** An errored probe was told (or is to be told) in an Event since the last transition: no second one. */
+  erroredTold?: boolean;
+  /** The errored result an Event is to tell of, until the reconcile takes it. */
+  erroredEvent?: { message: string; attempts?: number };
+}
+
+/** What an entry carries over when its worker is replaced (the probe's state is kept, so is what was told of it). */
+function erroredFields(entry: Entry | undefined): Pick<Entry, 'erroredRun' | 'erroredTold' | 'erroredEvent'> {
+  if (entry === undefined) return {};
+  return {
+    ...(entry.erroredRun !== undefined ? { erroredRun: entry.erroredRun } : {}),
+    ...(entry.erroredTold !== undefined ? { erroredTold: entry.erroredTold } : {}),
+    ...(entry.erroredEvent !== undefined ? { erroredEvent: entry.erroredEvent } : {}),
+  };
 }
 
 export class ProbeWorkers {
@@ -68,18 +90,26 @@ export class ProbeWorkers {
       concurrency: options.probeConcurrency ?? 256,
       ...(options.clock !== undefined ? { clock: options.clock } : {}),
       ...(options.random !== undefined ? { random: options.random } : {}),
-      onResult: (name, result) => {
+      onResult: (name, result, state) => {
+        const errored = result.result === 'error' && result.code === 'ProbeErrored';
         options.guard?.observe(name, result);
-        metrics.probeResults.inc({ result: result.result });
-        metrics.perCluster.result(name, result.result, result.durationMs);
+        metrics.probeResults.inc({ result: errored ? 'errored' : result.result });
+        // The per-Cluster series count what the worker counts (the kubelet's prober_probe_total skips an errored
+        // probe too): an errored run would reset the Cluster's consecutive failures there, and not in the worker.
+        if (!errored) metrics.perCluster.result(name, result.result, result.durationMs);
         metrics.probeDuration.observe({ handler: this.entries.get(name)?.handler ?? 'none' }, result.durationMs / 1000);
+        this.noteErrored(name, result, errored, state);
       },
       onStart: (_name, lateMs) => metrics.probeLateness.observe(Math.max(0, lateMs) / 1000),
       onTransition: (name, t) => {
         metrics.transitions.inc({ to: t.to });
         metrics.perCluster.transition(name, t.to);
         const entry = this.entries.get(name);
-        if (entry !== undefined) entry.message = t.result.message;
+        if (entry !== undefined) {
+          entry.message = t.result.message;
+          // A new state: an errored probe in it is worth an Event again.
+          entry.erroredTold = false;
+        }
         log.info(
           { cluster: name, from: t.from, to: t.to, consecutive: t.consecutive, message: t.result.message },
           'probe transition',
@@ -116,6 +146,47 @@ export class ProbeWorkers {
     const state = this.scheduler.stateOf(name) ?? 'unknown';
     if (state === 'unknown') return { kind: 'keep' };
     return { kind: 'state', state, message: entry.message ?? `liveness probe state: ${state}` };
+  }
+
+  /**
+   * The errored probe to tell in an Event for this Cluster, if one is due, and forgets it: at most one per probe
+   * state (the first errored result after a transition, or after the worker started), so a Cluster whose probe errors
+   * every period costs one Event, not one a period.
+   */
+  takeErroredEvent(name: string): { message: string; attempts?: number } | undefined {
+    const entry = this.entries.get(name);
+    const e = entry?.erroredEvent;
+    if (entry !== undefined) delete entry.erroredEvent;
+    return e;
+  }
+
+  /** Logs the first errored result of a series and the answer that ends it; asks for an Event once per state. */
+  private noteErrored(name: string, result: ProbeResult, errored: boolean, state: WorkerState): void {
+    const entry = this.entries.get(name);
+    if (entry === undefined) return;
+    const { log } = this.options;
+    if (!errored) {
+      if ((entry.erroredRun ?? 0) > 0)
+        log.info(
+          { cluster: name, errored: entry.erroredRun, result: result.result },
+          'probe answers again after errored runs',
+        );
+      delete entry.erroredRun;
+      return;
+    }
+    entry.erroredRun = (entry.erroredRun ?? 0) + 1;
+    if (entry.erroredRun === 1)
+      log.warn(
+        { cluster: name, state, attempts: result.attempts, message: result.message },
+        'probe errored; result discarded, not counted toward a threshold',
+      );
+    if (entry.erroredTold === true) return;
+    entry.erroredTold = true;
+    entry.erroredEvent = {
+      message: result.message,
+      ...(result.attempts !== undefined ? { attempts: result.attempts } : {}),
+    };
+    this.options.onErrored?.(name);
   }
 
   /** Makes the Cluster's worker the one its probe asks for: started, replaced, stopped, or none for an invalid probe. */
@@ -177,6 +248,7 @@ export class ProbeWorkers {
       fingerprint,
       ...(handler !== undefined ? { handler } : {}),
       ...(entry?.message !== undefined ? { message: entry.message } : {}),
+      ...erroredFields(entry),
     });
     this.options.metrics.workers.set(this.scheduler.size);
     this.options.log.info(
@@ -241,6 +313,7 @@ export class ProbeWorkers {
     };
     const secrets = this.options.secrets;
     const waitMs = this.options.credentialsWaitMs ?? 10_000;
+    const runProbe = this.options.runProbe ?? runEngineProbe;
     return async (signal) => {
       const ctx: ProbeContext = { ...base, signal };
       if (secretRef !== undefined) {

@@ -21,6 +21,9 @@ class Workers {
   remove(name: string, reason: StopReason): void {
     this.removed.push([name, reason]);
   }
+  takeErroredEvent(): undefined {
+    return undefined;
+  }
 }
 
 /** One Cluster; merge patches bump its resourceVersion; Events are counted. */

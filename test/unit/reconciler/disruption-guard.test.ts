@@ -72,8 +72,14 @@ function harness(effect: TaintEffectOption = 'NoExecute', partialDisruptionRate 
     clusters.set(name, c);
     guard.track(name, guard.domainOf(c), timing(period));
   };
-  const result = (name: string, r: 'success' | 'failure' | 'error'): void =>
-    guard.observe(name, { result: r, message: r, durationMs: 5 });
+  /** `errored`: the kubelet's errored probe after its retries (result 'error', code ProbeErrored). */
+  const result = (name: string, r: 'success' | 'failure' | 'error' | 'errored'): void =>
+    guard.observe(
+      name,
+      r === 'errored'
+        ? { result: 'error', code: 'ProbeErrored', message: 'unexpected EOF', attempts: 3, durationMs: 5 }
+        : { result: r, message: r, durationMs: 5 },
+    );
   /** What the reconcile would write for a Cluster whose worker says failure now. */
   const verdictOf = (name: string): string => {
     const d = guard.adjust(name, FAIL, clusters.get(name)!);
@@ -340,7 +346,74 @@ describe('disruption guard (fake clock)', () => {
     expect(c({ region: 'r', zones: ['x+y'] })).to.not.equal(c({ region: 'r', zones: ['x', 'y'] }));
   });
 
+  describe('errored probes (the kubelet discards them)', () => {
+    it('an errored Cluster is heard from but not judged, and its run of failures goes on across it', () => {
+      const h = harness();
+      h.add('a', 10);
+      h.add('b', 10);
+      h.at(0);
+      h.result('a', 'success');
+      h.result('b', 'success');
+      // The prober's side breaks: both fail; one run of a errors in between (read: connection reset).
+      for (const [t, ra] of [
+        [10, 'failure'],
+        [20, 'failure'],
+        [30, 'errored'],
+      ] as const) {
+        h.at(t);
+        h.result('a', ra);
+        h.result('b', 'failure');
+      }
+      // At 30 s a is not judged (its latest result says nothing of it): b alone, failing, is "every judged Cluster".
+      expect(h.guard.assess().own).to.include({ total: 1, failing: 1 });
+      expect(h.guard.assess().proberDisrupted).to.equal(false, 'one judged Cluster is a verdict, not a pattern');
+      h.at(40);
+      h.result('a', 'failure');
+      h.result('b', 'failure');
+      const a = h.guard.assess();
+      expect(a.own).to.include({ total: 2, failing: 2 });
+      // Confirmed: a has failed 3 in a row (10, 20, 40 s), the errored run neither broke nor extended it.
+      expect(a).to.include({ proberDisrupted: true, lifting: true });
+    });
+
+    it('a Cluster whose probe now only errors never counts as healthy beside failing ones', () => {
+      const h = harness();
+      for (const n of ['a', 'b', 'c']) h.add(n, 10);
+      for (let t = 0; t <= 30; t += 10) {
+        h.at(t);
+        // It answered once; since then every run errored: that old success is no evidence of health now.
+        h.result('a', t === 0 ? 'success' : 'errored');
+        h.result('b', t === 0 ? 'success' : 'failure');
+        h.result('c', t === 0 ? 'success' : 'failure');
+      }
+      expect(h.guard.assess().own).to.include({ total: 2, failing: 2 });
+      expect(h.verdictOf('b')).to.equal('ProberDisrupted');
+    });
+  });
+
   describe('sentinels', () => {
+    it('an errored result of a sentinel is discarded: a failing one keeps holding, and its run goes on', () => {
+      const h = harness();
+      h.add('dead', 10);
+      h.add('ok', 10);
+      h.guard.addSentinel('tcp://s:1', 2);
+      for (let t = 0; t <= 30; t += 10) {
+        h.at(t);
+        h.result('dead', 'failure');
+        h.result('ok', 'success');
+      }
+      h.clusters.get('dead')!.status = { conditions: [FAILED] };
+      const errored = { result: 'error', code: 'ProbeErrored', message: 'e', attempts: 3, durationMs: 0 } as const;
+      h.guard.sentinelResult('tcp://s:1', { result: 'failure', message: 'f', durationMs: 0 });
+      h.guard.sentinelResult('tcp://s:1', errored);
+      h.at(31);
+      expect(h.guard.assess().proberDisrupted).to.equal(true);
+      expect(h.verdictOf('dead')).to.equal('verdict');
+      h.guard.sentinelResult('tcp://s:1', { result: 'failure', message: 'f', durationMs: 0 });
+      h.at(32);
+      expect(h.verdictOf('dead')).to.equal('ProberDisrupted');
+    });
+
     it('one that cannot run (a configuration error) counts for nothing and says so', () => {
       const h = harness();
       h.add('a', 10);
