@@ -3,11 +3,24 @@
 // as soon as the minimum is met. What it reads is bounded by the read budget (read-budget.ts), in bytes, objects and
 // pages, whatever the member sends. Plain node:https: no Kubernetes client, no Secret reading.
 import type { SecureContext } from 'node:tls';
-import { configError, failure, success, type HandlerEnv, type HandlerResult } from './handler.js';
+import { configError, errored, failure, success, type HandlerEnv, type HandlerResult } from './handler.js';
 import { Deadline } from './deadline.js';
+import {
+  fromText,
+  goHostname,
+  goQuote,
+  goUrlString,
+  GoUrlError,
+  parseGoUrl,
+  parseReference,
+  requestUri,
+  toText,
+  type GoUrl,
+} from './go-url.js';
+import { FOLLOWED_STATUSES, headerLines, MAX_REDIRECTS } from './http-probe.js';
 import { dialAddress, getOnce, TransportError, type GetResponse } from './http-request.js';
 import { ListScanner, NotJsonError } from './list-scanner.js';
-import { describeNetError, describeTimeout, isAddressDenied } from './net-error.js';
+import { describeBodyError, describeNetError, describeTimeout, isAddressDenied } from './net-error.js';
 import { API_SERVER_READ_BUDGET, ReadBudgetExceeded } from './read-budget.js';
 import { contextFromPem } from './tls-context.js';
 import type { ProbeCredentials } from './types.js';
@@ -53,6 +66,16 @@ function podReady(item: unknown): boolean {
 
 class ProbeFailed extends Error {}
 class ProbeConfigError extends Error {}
+/** The kubelet's errored probe: not the member's fault as far as we can tell (unreadable body, refused credentials). */
+class ProbeErrored extends Error {}
+
+/** 401 and 403 say our credentials (the caller's token) broke, not the member: never counted against it. */
+function credentialsRefused(status: number, what: string): ProbeErrored | undefined {
+  if (status !== 401 && status !== 403) return undefined;
+  return new ProbeErrored(
+    `${what}: statuscode: ${status}: the member refused the probe's credentials (token or client certificate); not counted against the member`,
+  );
+}
 
 export async function apiServerProbe(
   action: ResolvedApiServer,
@@ -74,9 +97,13 @@ export async function apiServerProbe(
     if (!ctx.ok) return configError(ctx.message);
     secureContext = ctx.context;
   }
-  const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json, */*' };
+  const fields = new Map<string, string[]>([
+    ['User-Agent', [USER_AGENT]],
+    ['Accept', ['application/json, */*']],
+  ]);
   const token = target.credentials?.token;
-  if (token !== undefined && token !== '') headers['authorization'] = `Bearer ${token}`;
+  if (token !== undefined && token !== '') fields.set('Authorization', [`Bearer ${token}`]);
+  const headers = headerLines(fields);
   const prefix = trimTrailingSlashes(base.pathname);
   const deadline = new Deadline(env.timeoutMs, env.signal);
   const budget = API_SERVER_READ_BUDGET;
@@ -89,28 +116,58 @@ export async function apiServerProbe(
     maxBodyBytes: number,
     onBody?: (chunk: Buffer, status: number) => boolean,
   ): Promise<GetResponse> => {
-    const url = new URL(`${base.protocol}//${base.host}${prefix}${pathAndQuery}`);
-    shown = url.href;
+    const first = parseGoUrl(fromText(`${base.protocol}//${base.host}${prefix}${pathAndQuery}`));
+    let url = first;
+    shown = goUrlString(url);
     const left = budget.maxProbeBytes - probeBytes;
     let res: GetResponse;
     try {
-      res = await getOnce({
-        url,
-        headers,
-        guard: env.guard,
-        signal: deadline.signal,
-        maxBodyBytes: Math.min(maxBodyBytes, left),
-        ...(onBody !== undefined ? { onBody } : {}),
-        rejectUnauthorized: !insecure,
-        ...(secureContext !== undefined ? { secureContext } : {}),
-      });
+      // Same-host redirects are followed as the httpGet handler follows them (Go's rules, 10 requests at most); a
+      // redirect elsewhere is not, and ends as the 3xx it is.
+      for (let requests = 1; ; requests++) {
+        res = await getOnce({
+          url,
+          target: requestUri(url),
+          host: url.host,
+          headers,
+          guard: env.guard,
+          signal: deadline.signal,
+          maxBodyBytes: Math.min(maxBodyBytes, left),
+          skipBody: (status, location) => FOLLOWED_STATUSES.has(status) && location !== undefined && location !== '',
+          ...(onBody !== undefined ? { onBody } : {}),
+          rejectUnauthorized: !insecure,
+          ...(secureContext !== undefined ? { secureContext } : {}),
+        });
+        if (!res.skipped || res.location === undefined) break;
+        let next: GoUrl;
+        try {
+          next = parseReference(url, res.location);
+        } catch (e) {
+          if (!(e instanceof GoUrlError)) throw e;
+          throw new ProbeFailed(
+            `Get ${goQuote(shown)}: failed to parse Location header ${goQuote(res.location)}: ${toText(e.message)}`,
+          );
+        }
+        if (goHostname(next) !== goHostname(first)) break;
+        if (requests >= MAX_REDIRECTS)
+          throw new ProbeFailed(`Get ${goQuote(res.location)}: stopped after ${MAX_REDIRECTS} redirects`);
+        if (next.scheme !== 'http' && next.scheme !== 'https')
+          throw new ProbeFailed(
+            `Get ${goQuote(goUrlString(next))}: unsupported protocol scheme ${goQuote(next.scheme)}`,
+          );
+        url = next;
+        shown = goUrlString(url);
+      }
     } catch (e) {
       if (e instanceof TransportError) {
         if (isAddressDenied(e.cause)) throw new ProbeConfigError(`apiServer: ${describeNetError(e.cause, '', '')}`);
-        if (e.aborted && deadline.timedOut) throw new ProbeFailed(`Get "${shown}": ${describeTimeout(e.phase)}`);
-        if (e.aborted) throw new ProbeFailed(`Get "${shown}": probe stopped`);
+        if (e.aborted && !deadline.timedOut) throw new ProbeFailed(`Get ${goQuote(shown)}: probe stopped`);
+        // A body that cannot be read is an errored probe, as the httpGet handler's (the kubelet's DoHTTPProbe).
+        if (e.phase === 'body')
+          throw new ProbeErrored(`Get ${goQuote(shown)}: ${describeBodyError(e, deadline.timedOut, dialAddress(url))}`);
+        if (e.aborted) throw new ProbeFailed(`Get ${goQuote(shown)}: ${describeTimeout(e.phase)}`);
         throw new ProbeFailed(
-          `Get "${shown}": ${describeNetError(e.cause, dialAddress(url), url.hostname.replace(/^\[|\]$/g, ''))}`,
+          `Get ${goQuote(shown)}: ${describeNetError(e.cause, dialAddress(url), toText(goHostname(url)), e.socketAddr)}`,
         );
       }
       throw e;
@@ -155,7 +212,11 @@ export async function apiServerProbe(
       const res = await get(`/api/v1/${resource}${q}`, budget.maxResponseBytes, (chunk, status) =>
         status === 200 ? scanner.write(chunk) : true,
       );
-      if (res.status !== 200) throw new ProbeFailed(`listing ${resource} failed with statuscode: ${res.status}`);
+      if (res.status !== 200)
+        throw (
+          credentialsRefused(res.status, `listing ${resource}`) ??
+          new ProbeFailed(`listing ${resource} failed with statuscode: ${res.status}`)
+        );
       if (count >= min) return { count, complete: false };
       if (res.truncated)
         throw new ReadBudgetExceeded('maxResponseBytes', `a response is larger than ${budget.maxResponseBytes} bytes`);
@@ -168,6 +229,8 @@ export async function apiServerProbe(
 
   try {
     const health = await get(action.path.startsWith('/') ? action.path : `/${action.path}`, budget.maxHealthBodyBytes);
+    const refused = credentialsRefused(health.status, `GET ${action.path}`);
+    if (refused !== undefined) return errored(refused.message);
     if (health.status < 200 || health.status >= 300)
       return failure(`GET ${action.path} failed with statuscode: ${health.status}`);
     const parts = [`GET ${action.path}: statuscode: ${health.status}`];
@@ -194,6 +257,7 @@ export async function apiServerProbe(
   } catch (e) {
     if (e instanceof ProbeConfigError) return configError(e.message);
     if (e instanceof ProbeFailed) return failure(e.message);
+    if (e instanceof ProbeErrored) return errored(e.message);
     throw e;
   } finally {
     deadline.dispose();

@@ -1,27 +1,52 @@
 // One HTTP(S) GET on a new connection, bounded by an AbortSignal, reading at most a given number of body bytes,
-// buffered or handed on chunk by chunk: the transport shared by the httpGet and apiServer handlers. Depends only on
-// node:http/https and the address guard.
+// buffered or handed on chunk by chunk: the transport shared by the httpGet and apiServer handlers. It sends the
+// request-target and headers it is given byte for byte (go-url.ts forms them as Go does), reads HTTP/1.x as leniently
+// as Go's client (http1-limits below), and over TLS offers ALPN `h2, http/1.1` as the kubelet's transport does, speaking
+// h2 (h2-request.ts) when the server picks it. Depends only on node:http/tls, the address guard and go-url.
 import http from 'node:http';
-import https from 'node:https';
-import type { SecureContext } from 'node:tls';
+import type { Socket } from 'node:net';
+import tls from 'node:tls';
 import type { AddressGuard } from './address-guard.js';
+import { goHostname, goPort, toText, type GoUrl } from './go-url.js';
+import { h2Get } from './h2-request.js';
 import type { Phase } from './net-error.js';
 import { messageOf } from '@karmada-cluster-probe/schema/api';
 
+/**
+ * Bytes of a response's status line and header block, HTTP/1.x and h2 alike. Go's client allows 10 MiB
+ * (Transport.maxHeaderResponseSize); the scheduler runs up to 512 probes at once (its default concurrency), so 10 MiB
+ * each would be a 5 GiB worst case. 64 KiB is four times Node's default, twice the 32 KiB blocks seen from real
+ * servers behind large cookies, and 32 MiB for 512 probes at once; a larger block fails the probe (stricter than Go,
+ * docs/probe.md).
+ */
+export const MAX_RESPONSE_HEADER_BYTES = 64 * 1024;
+
+/** Request headers in the order they are written: `[name, values]`, names as Go writes them (canonical). */
+export type HeaderList = readonly (readonly [string, readonly string[]])[];
+
 export interface GetOptions {
-  url: URL;
-  /** Header name to values; a `Host` entry sets the request host. */
-  headers: Record<string, string | string[]>;
+  url: GoUrl;
+  /** The request-target (Go's RequestURI), a byte string. */
+  target: string;
+  /** The Host header (and h2 `:authority`), a byte string. */
+  host: string;
+  /** Every other header, written in this order (User-Agent and Accept included when wanted). */
+  headers: HeaderList;
   guard: AddressGuard;
   signal: AbortSignal;
   maxBodyBytes: number;
+  /**
+   * Called with the status and Location once the headers are in: true ends the request there, unread (a redirect
+   * that will be followed: Go discards its body and ignores errors reading it).
+   */
+  skipBody?: (status: number, location: string | undefined) => boolean;
   /**
    * Streams the body instead of buffering it: each chunk (within maxBodyBytes) is handed over as it arrives, with the
    * status, and `body` stays empty. Return true to stop reading (the connection is closed). What it throws rejects
    * the request as it is, not as a TransportError.
    */
   onBody?: (chunk: Buffer, status: number) => boolean;
-  secureContext?: SecureContext;
+  secureContext?: tls.SecureContext;
   rejectUnauthorized?: boolean;
 }
 
@@ -36,6 +61,9 @@ export interface GetResponse {
   bytesRead: number;
   /** onBody asked to stop before the body ended. */
   stopped: boolean;
+  /** The body was not read (skipBody). */
+  skipped: boolean;
+  protocol: 'HTTP/1.1' | 'h2';
 }
 
 /** A transport failure, with the phase it happened in (for the timeout wording) and the underlying error. */
@@ -44,6 +72,8 @@ export class TransportError extends Error {
     readonly phase: Phase,
     override readonly cause: unknown,
     readonly aborted: boolean,
+    /** `local->remote` as Go's net.OpError prints a connected socket, once connected. */
+    readonly socketAddr?: string,
   ) {
     super(messageOf(cause));
     this.name = 'TransportError';
@@ -51,126 +81,236 @@ export class TransportError extends Error {
 }
 
 /** `host:port` as Go prints a dial address. */
-export function dialAddress(url: URL): string {
-  const port = url.port !== '' ? url.port : url.protocol === 'https:' ? '443' : '80';
-  return `${url.hostname}:${port}`;
+export function dialAddress(url: GoUrl): string {
+  const port = goPort(url) !== '' ? goPort(url) : url.scheme === 'https' ? '443' : '80';
+  const host = toText(goHostname(url));
+  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-function bareHost(hostname: string): string {
-  return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+function joinAddr(host: string | undefined, port: number | undefined): string {
+  const h = host ?? '';
+  return `${h.includes(':') ? `[${h}]` : h}:${port ?? 0}`;
+}
+
+/** The socket's `local->remote`, as Go's errors on a connected socket print it. */
+export function socketAddress(socket: Socket): string | undefined {
+  if (socket.remoteAddress === undefined) return undefined;
+  return `${joinAddr(socket.localAddress, socket.localPort)}->${joinAddr(socket.remoteAddress, socket.remotePort)}`;
+}
+
+/** Body bookkeeping shared by the HTTP/1.x and h2 paths. */
+export class BodyReader {
+  private readonly chunks: Buffer[] = [];
+  size = 0;
+  truncated = false;
+  stopped = false;
+
+  constructor(
+    private readonly opts: Pick<GetOptions, 'maxBodyBytes' | 'onBody'>,
+    private readonly status: number,
+  ) {}
+
+  /** Takes a chunk; returns true when reading is over (the limit reached or onBody asked to stop). */
+  take(chunk: Buffer, more: () => boolean): boolean {
+    const room = this.opts.maxBodyBytes - this.size;
+    const part = chunk.length >= room ? chunk.subarray(0, room) : chunk;
+    this.size += part.length;
+    if (this.opts.onBody === undefined) this.chunks.push(part);
+    else this.stopped = this.opts.onBody(part, this.status);
+    if (chunk.length >= room) {
+      this.truncated = !this.stopped && (chunk.length > room || more());
+      return true;
+    }
+    return this.stopped;
+  }
+
+  body(): Buffer {
+    return this.opts.onBody === undefined ? Buffer.concat(this.chunks, this.size) : Buffer.alloc(0);
+  }
 }
 
 export function getOnce(opts: GetOptions): Promise<GetResponse> {
   return new Promise<GetResponse>((resolve, reject) => {
     let phase: Phase = 'connect';
     let settled = false;
-    const host = bareHost(opts.url.hostname);
+    let socket: Socket | undefined;
+    let socketAddr: string | undefined;
+    /** The socket's own error (a reset), which Node reports on the response only as `aborted`. */
+    let socketError: unknown;
+    const cleanups: (() => void)[] = [];
+    const cleanup = (): void => {
+      opts.signal.removeEventListener('abort', onAbort);
+      for (const c of cleanups) c();
+      socket?.destroy();
+    };
     const fail = (err: unknown): void => {
       if (settled) return;
       settled = true;
-      opts.signal.removeEventListener('abort', onAbort);
-      reject(new TransportError(phase, err, opts.signal.aborted));
+      const reset = (socketError as { code?: unknown } | undefined)?.code === 'ECONNRESET' ? socketError : undefined;
+      cleanup();
+      reject(new TransportError(phase, reset ?? err, opts.signal.aborted, socketAddr));
     };
-    let dial: string;
-    try {
-      dial = opts.guard.checkLiteral(host) ?? host;
-    } catch (e) {
-      fail(e);
-      return;
+    const rejectAsIs = (e: unknown): void => {
+      if (settled) return;
+      settled = true;
+      cleanup();
+      reject(e instanceof Error ? e : new Error(String(e)));
+    };
+    const done = (r: GetResponse): void => {
+      if (settled) return;
+      settled = true;
+      // A new connection per probe: nothing to keep, and the rest of a long body is not wanted.
+      cleanup();
+      resolve(r);
+    };
+    function onAbort(): void {
+      fail(opts.signal.reason);
     }
     if (opts.signal.aborted) {
       fail(opts.signal.reason);
       return;
     }
-    const isHttps = opts.url.protocol === 'https:';
-    const common: http.RequestOptions = {
-      method: 'GET',
-      hostname: dial,
-      port: opts.url.port !== '' ? Number(opts.url.port) : isHttps ? 443 : 80,
-      path: `${opts.url.pathname}${opts.url.search}`,
-      headers: opts.headers,
-      agent: false,
-      lookup: opts.guard.lookup,
-    };
-    const req = isHttps
-      ? https.request({
-          ...common,
-          rejectUnauthorized: opts.rejectUnauthorized ?? true,
-          ...(opts.secureContext !== undefined ? { secureContext: opts.secureContext } : {}),
-        })
-      : http.request(common);
-    function onAbort(): void {
-      req.destroy(opts.signal.reason instanceof Error ? opts.signal.reason : new Error('aborted'));
-    }
     opts.signal.addEventListener('abort', onAbort, { once: true });
-    req.on('socket', (socket) => {
-      socket.once(isHttps ? 'secureConnect' : 'connect', () => {
-        if (phase === 'connect') phase = 'headers';
+
+    const hostname = toText(goHostname(opts.url));
+    let dial: string;
+    try {
+      dial = opts.guard.checkLiteral(hostname) ?? hostname;
+    } catch (e) {
+      fail(e);
+      return;
+    }
+    const port = Number(goPort(opts.url) !== '' ? goPort(opts.url) : opts.url.scheme === 'https' ? 443 : 80);
+    const onSocket = (s: Socket): void => {
+      socket = s;
+      s.on('error', (e) => {
+        socketError ??= e;
       });
+    };
+    const connected = (): void => {
+      if (phase === 'connect') phase = 'headers';
+      if (socket !== undefined) socketAddr = socketAddress(socket);
+    };
+
+    if (opts.url.scheme !== 'https') {
+      http1(opts, { hostname: dial, port, lookup: opts.guard.lookup, agent: false }, onSocket, connected);
+      return;
+    }
+    // TLS first, then the protocol the server chose: h2 (as Go's transport configured by SetTransportDefaults) or
+    // HTTP/1.1. The name verified is the URL's host, not a Host header (as Go's tls.Config.ServerName).
+    const isIp = /^[0-9.]+$/.test(hostname) || hostname.includes(':');
+    const t = tls.connect({
+      host: dial,
+      port,
+      lookup: opts.guard.lookup,
+      ALPNProtocols: ['h2', 'http/1.1'],
+      ...(isIp ? {} : { servername: hostname }),
+      rejectUnauthorized: opts.rejectUnauthorized ?? true,
+      ...(opts.secureContext !== undefined ? { secureContext: opts.secureContext } : {}),
     });
-    req.on('error', fail);
-    req.on('response', (res) => {
-      phase = 'body';
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let truncated = false;
-      let stopped = false;
-      const status = res.statusCode ?? 0;
-      const take = (chunk: Buffer): boolean => {
-        if (opts.onBody === undefined) {
-          chunks.push(chunk);
-          return false;
-        }
-        try {
-          return opts.onBody(chunk, status);
-        } catch (e) {
-          settled = true;
-          opts.signal.removeEventListener('abort', onAbort);
-          res.destroy();
-          req.destroy();
-          reject(e instanceof Error ? e : new Error(String(e)));
-          return true;
-        }
-      };
-      const finish = (): void => {
-        if (settled) return;
-        settled = true;
-        opts.signal.removeEventListener('abort', onAbort);
-        const location = res.headers.location;
-        const contentType = res.headers['content-type'];
-        resolve({
+    onSocket(t);
+    t.once('error', fail);
+    t.once('secureConnect', () => {
+      connected();
+      t.removeListener('error', fail);
+      if (t.alpnProtocol === 'h2') {
+        h2Get(opts, t, {
+          onHeaders: () => {
+            phase = 'body';
+          },
+          done,
+          fail,
+          rejectAsIs,
+          addCleanup: (c) => cleanups.push(c),
+        });
+        return;
+      }
+      http1(
+        opts,
+        { createConnection: () => t },
+        () => undefined,
+        () => undefined,
+      );
+    });
+
+    function http1(
+      o: GetOptions,
+      conn: http.RequestOptions,
+      socketSeen: (s: Socket) => void,
+      onConnect: () => void,
+    ): void {
+      const headers: Record<string, string | string[]> = { Host: o.host };
+      for (const [name, values] of o.headers) headers[name] = values.length === 1 ? values[0]! : [...values];
+      const req = http.request({
+        method: 'GET',
+        // Replaced below: Node refuses a target with a space (Go sends a query's space as it is).
+        path: '/',
+        headers,
+        setHost: false,
+        // Go's client reads what llhttp's strict mode refuses (HTTP/1.2, bare LF, Content-Length with
+        // Transfer-Encoding); the connection is never reused, so no request can be smuggled behind a response.
+        insecureHTTPParser: true,
+        maxHeaderSize: MAX_RESPONSE_HEADER_BYTES,
+        ...conn,
+      });
+      req.path = o.target;
+      cleanups.push(() => req.destroy());
+      req.on('socket', (s) => {
+        socketSeen(s);
+        if (s.remoteAddress !== undefined && !s.connecting) onConnect();
+        else s.once('connect', onConnect);
+      });
+      req.on('error', fail);
+      req.on('response', (res) => {
+        phase = 'body';
+        const status = res.statusCode ?? 0;
+        const location = firstHeader(res.headers.location);
+        const contentType = firstHeader(res.headers['content-type']);
+        const response = (reader: BodyReader | undefined, skipped: boolean): GetResponse => ({
           status,
           ...(location !== undefined ? { location } : {}),
           ...(contentType !== undefined ? { contentType } : {}),
-          body: opts.onBody === undefined ? Buffer.concat(chunks, size) : Buffer.alloc(0),
-          truncated,
-          bytesRead: size,
-          stopped,
+          body: reader?.body() ?? Buffer.alloc(0),
+          truncated: reader?.truncated ?? false,
+          bytesRead: reader?.size ?? 0,
+          stopped: reader?.stopped ?? false,
+          skipped,
+          protocol: 'HTTP/1.1',
         });
-        // A new connection per probe: nothing to keep, and the rest of a long body is not wanted.
-        res.destroy();
-        req.destroy();
-      };
-      res.on('data', (chunk: Buffer) => {
-        if (settled) return;
-        const room = opts.maxBodyBytes - size;
-        if (chunk.length >= room) {
-          size += room;
-          stopped = take(chunk.subarray(0, room));
-          if (settled) return;
-          truncated = !stopped && (chunk.length > room || !res.readableEnded);
-          finish();
+        if (o.skipBody?.(status, location) === true) {
+          done(response(undefined, true));
           return;
         }
-        size += chunk.length;
-        stopped = take(chunk);
-        if (settled) return;
-        if (stopped) finish();
+        const reader = new BodyReader(o, status);
+        res.on('data', (chunk: Buffer) => {
+          if (settled) return;
+          let over: boolean;
+          try {
+            over = reader.take(chunk, () => !res.readableEnded);
+          } catch (e) {
+            rejectAsIs(e);
+            return;
+          }
+          if (over) done(response(reader, false));
+        });
+        res.on('end', () => done(response(reader, false)));
+        res.on('error', fail);
+        // A body cut short: by a reset (the socket's error says so) or by a close, Go's `unexpected EOF`.
+        res.on('aborted', () => fail(new UnexpectedEof()));
       });
-      res.on('end', finish);
-      res.on('error', fail);
-      res.on('aborted', () => fail(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })));
-    });
-    req.end();
+      req.end();
+    }
   });
+}
+
+/** The body ended before its length (Go's io.ErrUnexpectedEOF). */
+export class UnexpectedEof extends Error {
+  constructor() {
+    super('unexpected EOF');
+    this.name = 'UnexpectedEof';
+  }
+}
+
+function firstHeader(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
 }

@@ -22,8 +22,17 @@ const UNKNOWN_AUTHORITY = new Set([
   'CERT_SIGNATURE_FAILURE',
 ]);
 
-/** Describes a connection-level error as Go's net and crypto/tls packages would, `addr` being `host:port`. */
-export function describeNetError(err: unknown, addr: string, host: string): string {
+function isHangUp(err: unknown): boolean {
+  // Node's `socket hang up`: the server closed the connection before a response, where Go's client says `EOF`.
+  return messageOf(err) === 'socket hang up' || codeOf(err) === 'ECONNABORTED';
+}
+
+/**
+ * Describes a connection-level error as Go's net and crypto/tls packages would, `addr` being `host:port`; `socketAddr`
+ * (`local->remote`) once connected, as Go's errors on a connected socket print it.
+ */
+export function describeNetError(err: unknown, addr: string, host: string, socketAddr?: string): string {
+  if (isHangUp(err)) return 'EOF';
   const code = codeOf(err);
   switch (code) {
     case 'ECONNREFUSED':
@@ -35,9 +44,9 @@ export function describeNetError(err: unknown, addr: string, host: string): stri
     case 'EAI_AGAIN':
       return `dial tcp: lookup ${host}: server misbehaving`;
     case 'ECONNRESET':
-      return `read tcp ${addr}: read: connection reset by peer`;
+      return `read tcp ${socketAddr ?? addr}: read: connection reset by peer`;
     case 'EPIPE':
-      return `write tcp ${addr}: write: broken pipe`;
+      return `write tcp ${socketAddr ?? addr}: write: broken pipe`;
     case 'EHOSTUNREACH':
       return `dial tcp ${addr}: connect: no route to host`;
     case 'ENETUNREACH':
@@ -54,7 +63,6 @@ export function describeNetError(err: unknown, addr: string, host: string): stri
     default:
       if (code !== undefined && UNKNOWN_AUTHORITY.has(code))
         return `tls: failed to verify certificate: x509: certificate signed by unknown authority`;
-      if (code === 'ECONNABORTED' || messageOf(err) === 'socket hang up') return 'EOF';
       return code !== undefined ? `${messageOf(err)} (${code})` : messageOf(err);
   }
 }
@@ -64,6 +72,22 @@ export function describeTimeout(phase: Phase): string {
   return phase === 'body'
     ? 'context deadline exceeded (Client.Timeout or context cancellation while reading body)'
     : 'context deadline exceeded (Client.Timeout exceeded while awaiting headers)';
+}
+
+/**
+ * What Go's body reader returns when a body cannot be read to its end (the kubelet's errored probe: no `Get "URL"`
+ * before it, as it is not a client.Do error): the timeout, a reset, or `unexpected EOF` for a body cut short.
+ */
+export function describeBodyError(
+  e: { cause: unknown; socketAddr?: string | undefined },
+  timedOut: boolean,
+  addr: string,
+): string {
+  if (timedOut) return describeTimeout('body');
+  if (codeOf(e.cause) === 'ECONNRESET' && !isHangUp(e.cause)) return describeNetError(e.cause, addr, '', e.socketAddr);
+  if (e.cause instanceof Error && e.cause.name === 'UnexpectedEof') return 'unexpected EOF';
+  if (isHangUp(e.cause) || codeOf(e.cause) === 'ECONNRESET') return 'unexpected EOF';
+  return describeNetError(e.cause, addr, '', e.socketAddr);
 }
 
 export function isAddressDenied(err: unknown): boolean {

@@ -28,3 +28,44 @@ export async function closedPort(): Promise<number> {
   await close(s);
   return port;
 }
+
+/** One request as a raw server read it: the request line and the header lines, as sent (names as written). */
+export interface RawRequest {
+  line: string;
+  target: string;
+  headers: [string, string][];
+}
+
+/**
+ * A server on raw sockets, for answers no HTTP library would write (HTTP/1.2, bare LF, resets): reads each request's
+ * head (latin1, byte for byte), records it, and hands the socket to `respond` with the request and its index.
+ */
+export async function rawServer(
+  respond: (socket: net.Socket, req: RawRequest, index: number) => void,
+): Promise<{ server: net.Server; port: number; requests: RawRequest[] }> {
+  const requests: RawRequest[] = [];
+  const server = net.createServer((socket) => {
+    socket.on('error', () => undefined);
+    let head = '';
+    const onData = (chunk: Buffer): void => {
+      head += chunk.toString('latin1');
+      const end = head.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      socket.removeListener('data', onData);
+      const [line = '', ...rest] = head.slice(0, end).split('\r\n');
+      const req: RawRequest = {
+        line,
+        target: line.split(' ').slice(1, -1).join(' '),
+        headers: rest.map((h) => {
+          const colon = h.indexOf(':');
+          return [h.slice(0, colon), h.slice(colon + 1).trim()];
+        }),
+      };
+      requests.push(req);
+      respond(socket, req, requests.length - 1);
+    };
+    socket.on('data', onData);
+  });
+  const port = await listen(server);
+  return { server, port, requests };
+}

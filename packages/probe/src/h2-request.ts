@@ -1,0 +1,115 @@
+// The h2 half of the transport: one GET on a TLS socket whose server chose h2 by ALPN, with the same limits as
+// HTTP/1.x (the caller's deadline, maxBodyBytes, MAX_RESPONSE_HEADER_BYTES, the session closed after). Headers as
+// Go's h2 transport sends them: `:authority` from the Host, names in lower case, one User-Agent. Depends on node:http2.
+import http2 from 'node:http2';
+import type { TLSSocket } from 'node:tls';
+import { BodyReader, MAX_RESPONSE_HEADER_BYTES, type GetOptions, type GetResponse } from './http-request.js';
+
+export interface H2Hooks {
+  onHeaders: () => void;
+  done: (r: GetResponse) => void;
+  fail: (e: unknown) => void;
+  rejectAsIs: (e: unknown) => void;
+  addCleanup: (c: () => void) => void;
+}
+
+/** Headers no h2 request may carry (RFC 9113 8.2.2), dropped as Go's h2 transport drops them. */
+const CONNECTION_SPECIFIC = new Set([
+  'connection',
+  'host',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+export function h2Get(opts: GetOptions, socket: TLSSocket, hooks: H2Hooks): void {
+  const session = http2.connect(`https://${opts.host === '' ? 'localhost' : opts.host}`, {
+    createConnection: () => socket,
+    maxHeaderListPairs: 256,
+    settings: { enablePush: false, maxHeaderListSize: MAX_RESPONSE_HEADER_BYTES },
+    // Node's own ceiling on what the session buffers, in MB; one small GET needs little.
+    maxSessionMemory: 1,
+  });
+  hooks.addCleanup(() => session.destroy());
+  session.on('error', hooks.fail);
+  const headers: http2.OutgoingHttpHeaders = {
+    ':method': 'GET',
+    ':scheme': 'https',
+    ':authority': opts.host,
+    ':path': opts.target,
+  };
+  for (const [name, values] of opts.headers) {
+    const key = name.toLowerCase();
+    if (CONNECTION_SPECIFIC.has(key)) continue;
+    headers[key] = values.length === 1 ? values[0]! : [...values];
+  }
+  let stream: http2.ClientHttp2Stream;
+  try {
+    stream = session.request(headers, { endStream: true });
+  } catch (e) {
+    hooks.fail(e);
+    return;
+  }
+  stream.on('error', hooks.fail);
+  stream.on('response', (h) => {
+    hooks.onHeaders();
+    const status = Number(h[':status'] ?? 0);
+    const location = first(h['location']);
+    const contentType = first(h['content-type']);
+    const response = (reader: BodyReader | undefined, skipped: boolean): GetResponse => ({
+      status,
+      ...(location !== undefined ? { location } : {}),
+      ...(contentType !== undefined ? { contentType } : {}),
+      body: reader?.body() ?? Buffer.alloc(0),
+      truncated: reader?.truncated ?? false,
+      bytesRead: reader?.size ?? 0,
+      stopped: reader?.stopped ?? false,
+      skipped,
+      protocol: 'h2',
+    });
+    if (opts.skipBody?.(status, location) === true) {
+      hooks.done(response(undefined, true));
+      return;
+    }
+    const reader = new BodyReader(opts, status);
+    stream.on('data', (chunk: Buffer) => {
+      let over: boolean;
+      try {
+        over = reader.take(chunk, () => !stream.readableEnded);
+      } catch (e) {
+        hooks.rejectAsIs(e);
+        return;
+      }
+      if (over) hooks.done(response(reader, false));
+    });
+    stream.on('end', () => hooks.done(response(reader, false)));
+  });
+  stream.on('close', () => {
+    // A stream reset before or during the response, without an error event (RST_STREAM from the server).
+    if (stream.rstCode !== undefined && stream.rstCode !== http2.constants.NGHTTP2_NO_ERROR)
+      hooks.fail(
+        new Error(`stream error: stream ID ${stream.id ?? 1}; ${rstName(stream.rstCode)}; received from peer`),
+      );
+  });
+}
+
+function first(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+const RST_NAMES: Record<number, string> = {
+  1: 'PROTOCOL_ERROR',
+  2: 'INTERNAL_ERROR',
+  3: 'FLOW_CONTROL_ERROR',
+  5: 'STREAM_CLOSED',
+  6: 'FRAME_SIZE_ERROR',
+  7: 'REFUSED_STREAM',
+  8: 'CANCEL',
+  11: 'ENHANCE_YOUR_CALM',
+  13: 'HTTP_1_1_REQUIRED',
+};
+
+function rstName(code: number): string {
+  return RST_NAMES[code] ?? `unknown error code 0x${code.toString(16)}`;
+}
