@@ -3,7 +3,13 @@
 // Go's h2 transport sends them: `:authority` from the Host, names in lower case, one User-Agent. Depends on node:http2.
 import http2 from 'node:http2';
 import type { TLSSocket } from 'node:tls';
-import { BodyReader, MAX_RESPONSE_HEADER_BYTES, type GetOptions, type GetResponse } from './http-request.js';
+import {
+  BodyReader,
+  MAX_RESPONSE_HEADER_BYTES,
+  UnexpectedEof,
+  type GetOptions,
+  type GetResponse,
+} from './http-request.js';
 
 export interface H2Hooks {
   onHeaders: () => void;
@@ -85,12 +91,24 @@ export function h2Get(opts: GetOptions, socket: TLSSocket, hooks: H2Hooks): void
     });
     stream.on('end', () => hooks.done(response(reader, false)));
   });
+  let responded = false;
+  stream.once('response', () => (responded = true));
   stream.on('close', () => {
     // A stream reset before or during the response, without an error event (RST_STREAM from the server).
     if (stream.rstCode !== undefined && stream.rstCode !== http2.constants.NGHTTP2_NO_ERROR)
       hooks.fail(
         new Error(`stream error: stream ID ${stream.id ?? 1}; ${rstName(stream.rstCode)}; received from peer`),
       );
+    // Closed with no response: a server that will not send headers above the bound this session advertised
+    // (SETTINGS_MAX_HEADER_LIST_SIZE) says GOAWAY and ends the stream so.
+    else if (!responded)
+      hooks.fail(
+        new Error(
+          `http2: the server closed the stream without a response (response headers are bounded to ${MAX_RESPONSE_HEADER_BYTES} bytes)`,
+        ),
+      );
+    // Closed after the headers, before the body's end: a body cut short, Go's `unexpected EOF`.
+    else hooks.fail(new UnexpectedEof());
   });
 }
 

@@ -1,5 +1,6 @@
 // HTTPS probes against real TLS servers on 127.0.0.1: verified against caBundle or the system roots, refused for a
 // wrong CA or an expired certificate, and accepted unverified only with insecureSkipTLSVerify.
+import http2 from 'node:http2';
 import https from 'node:https';
 import { expect } from 'chai';
 import { runProbe, type HttpGetAction } from '../../../packages/probe/src/index.js';
@@ -77,6 +78,90 @@ describe('httpGet probe over HTTPS', function () {
     });
     expect(res.result).to.equal('error');
     expect(res.message).to.contain('httpGet.caBundle');
+  });
+
+  describe("a server that speaks only h2 (ALPN), as the kubelet's transport (SetTransportDefaults) offers it", () => {
+    let h2: http2.Http2SecureServer;
+    let h2Port: number;
+    const seen: http2.IncomingHttpHeaders[] = [];
+    let sessions = 0;
+    before(async () => {
+      h2 = http2.createSecureServer({ key: pki.server.key, cert: pki.server.cert, allowHTTP1: false });
+      h2.on('session', () => sessions++);
+      h2.on('stream', (stream, headers) => {
+        seen.push(headers);
+        const path = headers[':path'] ?? '/';
+        if (path.startsWith('/big')) {
+          stream.respond({ ':status': 200 });
+          stream.end(Buffer.alloc(1024 * 1024, 0x61));
+        } else if (path.startsWith('/huge-headers')) {
+          stream.respond({ ':status': 200, 'x-big': 'a'.repeat(80 * 1024) });
+          stream.end();
+        } else if (path.startsWith('/redirect')) {
+          stream.respond({ ':status': 302, location: '/status/503' });
+          stream.end();
+        } else if (path.startsWith('/status/503')) {
+          stream.respond({ ':status': 503 });
+          stream.end('SECRET');
+        } else if (path.startsWith('/stall')) {
+          stream.respond({ ':status': 200 });
+          stream.write('a');
+        } else {
+          stream.respond({ ':status': 200 });
+          stream.end('ok');
+        }
+      });
+      h2Port = await listen(h2);
+    });
+    after(() => new Promise<void>((resolve) => h2.close(() => resolve())));
+
+    it("passes over h2, with the headers and request-target Go's h2 transport sends", async () => {
+      seen.length = 0;
+      const res = await https_(h2Port, {
+        caBundle: b64(pki.caPem),
+        path: '/a b',
+        httpHeaders: [{ name: 'X-Probe', value: 'yes' }],
+      });
+      expect(res).to.include({ result: 'success', message: 'HTTP probe succeeded with statuscode: 200' });
+      expect(seen[0]).to.include({
+        ':path': '/a%20b',
+        ':authority': `127.0.0.1:${h2Port}`,
+        'x-probe': 'yes',
+        accept: '*/*',
+      });
+    });
+
+    it('follows a same-host redirect over h2 and judges the final status', async () => {
+      const res = await https_(h2Port, { caBundle: b64(pki.caPem), path: '/redirect' });
+      expect(res).to.include({ result: 'failure', message: 'HTTP probe failed with statuscode: 503' });
+    });
+
+    it('reads a 1 MiB h2 body only to the limit, on one new session per probe, closed after', async () => {
+      const before = sessions;
+      expect((await https_(h2Port, { caBundle: b64(pki.caPem), path: '/big' })).result).to.equal('success');
+      expect((await https_(h2Port, { caBundle: b64(pki.caPem), path: '/big' })).result).to.equal('success');
+      expect(sessions - before).to.equal(2);
+    });
+
+    it('fails on an h2 header block above the bound, as over HTTP/1.x', async () => {
+      const res = await https_(h2Port, { caBundle: b64(pki.caPem), path: '/huge-headers' });
+      expect(res).to.include({
+        result: 'failure',
+        message: `Get "https://127.0.0.1:${h2Port}/huge-headers": http2: the server closed the stream without a response (response headers are bounded to 65536 bytes)`,
+      });
+    });
+
+    it("errors (the kubelet's errored probe) when an h2 body stalls past the timeout", async () => {
+      const res = await runProbe({
+        httpGet: { scheme: 'HTTPS', host: '127.0.0.1', port: h2Port, path: '/stall', caBundle: b64(pki.caPem) },
+        timeoutSeconds: 1,
+      });
+      expect(res).to.include({
+        result: 'error',
+        code: 'ProbeErrored',
+        message: 'context deadline exceeded (Client.Timeout or context cancellation while reading body)',
+      });
+    });
   });
 
   it('accepts a named port (https) through the IANA table', async () => {
