@@ -44,6 +44,7 @@ interface ReconcileFlags {
   sentinel?: string[];
   sentinelPeriod: number;
   sentinelTimeout: number;
+  clusterProfileNamespace?: string;
 }
 
 function wrap<T>(parse: (value: string) => T): (value: string) => T {
@@ -239,6 +240,38 @@ async function runReconcile(flags: ReconcileFlags): Promise<void> {
         }
       : {}),
   });
+  // The ClusterProfile producer (off unless --cluster-profile-namespace): its own controller and client beside the
+  // reconciler, writing only while this replica leads, for the Clusters it answers for (docs/cluster-profile.md).
+  let profiles: { stop(): Promise<void> } | undefined;
+  if (flags.clusterProfileNamespace !== undefined) {
+    const [{ ProfileController, propagationSkipped }, { KubeClient }, { ownsCluster }] = await Promise.all([
+      import('../profile/index.js'),
+      import('../kube/index.js'),
+      import('../reconciler/shard.js'),
+    ]);
+    const namespace = flags.clusterProfileNamespace;
+    if (propagationSkipped(namespace) === undefined)
+      log.warn(
+        { namespace },
+        'ClusterProfiles go to a namespace Karmada may propagate from: add it to karmada-controller-manager --skipped-propagating-namespaces, or use karmada-cluster (docs/cluster-profile.md)',
+      );
+    const shard =
+      flags.shardIndex !== undefined && flags.shardCount !== undefined
+        ? { index: flags.shardIndex, count: flags.shardCount }
+        : undefined;
+    const controller = new ProfileController({
+      api: new KubeClient(kubeConfig, { qps: flags.kubeApiQps, burst: flags.kubeApiBurst }),
+      namespace,
+      log,
+      isLeader: () => reconciler.isLeader,
+      owns: (name) => (flags.clusterName !== undefined ? name === flags.clusterName : ownsCluster(name, shard)),
+      onWrite: (kind, outcome) => metrics.writes.inc({ kind, outcome }),
+      resyncMs: flags.resync * 1000,
+    });
+    controller.start();
+    profiles = controller;
+    log.info({ namespace }, 'writing a ClusterProfile for every Cluster');
+  }
   const server = await startHealthServer({
     host: flags.metricsHost,
     port: flags.metricsPort,
@@ -259,8 +292,7 @@ async function runReconcile(flags: ReconcileFlags): Promise<void> {
         process.exit(1);
       }, 20_000);
       force.unref();
-      reconciler
-        .stop()
+      Promise.all([reconciler.stop(), profiles?.stop()])
         .then(() => server.close())
         .then(
           () => {
@@ -331,6 +363,10 @@ export function register(program: Command): void {
     .option('--metrics-host <address>', 'address of /healthz, /readyz, /metrics (0.0.0.0 in a pod)', '127.0.0.1')
     .option('--probe-concurrency <n>', 'most probes in flight', integer(1, 100_000), 256)
     .option('--write-concurrency <n>', 'most Clusters reconciled at once', integer(1, 1024), 64)
+    .option(
+      '--cluster-profile-namespace <namespace>',
+      "also publish every Cluster as a Cluster Inventory API ClusterProfile (multicluster.x-k8s.io/v1alpha1) in this namespace of the same apiserver, its ControlPlaneHealthy from our verdict and Karmada's Ready; off when not given; karmada-cluster keeps them from being propagated (docs/cluster-profile.md)",
+    )
     .option('--resync <seconds>', 'full relist and reconcile of every Cluster', seconds(10, 86_400), 600)
     .option('--kube-api-qps <n>', 'client-side rate limit to the apiserver', integer(1, 100_000), 200)
     .option('--kube-api-burst <n>', 'client-side burst to the apiserver', integer(1, 100_000), 400)

@@ -1,0 +1,294 @@
+// The ClusterProfile producer on a real Karmada v1.18.2 (src/dev/karmada.ts, members with real kube-apiservers and
+// Node objects): the CRD from the chart's file (upstream's, pinned), `cluster-probe reconcile
+// --cluster-profile-namespace karmada-cluster`. The profile appears with both conditions, flips with the probe's
+// verdict (every Node of member1 NotReady while Karmada keeps calling it Ready), shows the disruption guard's
+// withheld verdict as Unknown (never False), takes 0 writes in steady state, is never propagated to a member even
+// under a ClusterPropagationPolicy that selects every ClusterProfile (while one in `default` is), only gains our
+// condition where another manager owns the profile, and goes with its Cluster.
+import { expect } from 'chai';
+import { KubeConfig } from '@kubernetes/client-node';
+import { KubeClient, type KubeApi } from '../../src/reconciler/index.js';
+import { startKarmada, type KarmadaControlPlane } from '../../src/dev/karmada.js';
+import {
+  CHART_CRD_FILE,
+  CLUSTER_MANAGER_LABEL,
+  CLUSTER_MANAGER_NAME,
+  CONTROL_PLANE_HEALTHY,
+  FIELD_MANAGER,
+  PROBE_CONDITION,
+  PROFILE_API_VERSION,
+  type ClusterProfile,
+  type ProfileCondition,
+} from '../../src/profile/index.js';
+import type { Cluster } from '../../packages/schema/src/schema/index.js';
+import { sleep, startReconciler, waitFor, type ReconcilerProcess } from './support/reconciler-env.js';
+
+const NS = 'karmada-cluster';
+const CLUSTERS = '/apis/cluster.karmada.io/v1alpha1/clusters';
+const PROFILES = `/apis/${PROFILE_API_VERSION}/namespaces/${NS}/clusterprofiles`;
+const PROBE_ANNOTATION = 'cluster.karmada.io/liveness-probe';
+const probe = { apiServer: { minReadyNodes: 1 }, periodSeconds: 1, failureThreshold: 2 };
+
+describe('Karmada v1.18.2: the ClusterProfile producer (e2e)', function () {
+  this.timeout(600_000);
+  let karmada: KarmadaControlPlane | undefined;
+  let api: KubeApi;
+  let reconciler: ReconcilerProcess | undefined;
+
+  const profile = async (name: string, ns = NS): Promise<ClusterProfile | undefined> => {
+    try {
+      return await api.request<ClusterProfile>(
+        'GET',
+        `/apis/${PROFILE_API_VERSION}/namespaces/${ns}/clusterprofiles/${name}`,
+      );
+    } catch {
+      return undefined;
+    }
+  };
+  const conditionOf = (p: ClusterProfile | undefined, type: string): ProfileCondition | undefined =>
+    p?.status?.conditions?.find((c) => c.type === type);
+  const kubectl = async (args: string[], input?: string): Promise<string> => {
+    const r = await karmada!.kubectl(args, input === undefined ? {} : { input });
+    if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')}: ${r.stderr}`);
+    return r.stdout;
+  };
+  const profileWrites = async (): Promise<number> =>
+    (await reconciler!.metric('cluster_probe_reconciler_writes_total', { kind: 'profile' })) +
+    (await reconciler!.metric('cluster_probe_reconciler_writes_total', { kind: 'profile_status' })) +
+    (await reconciler!.metric('cluster_probe_reconciler_writes_total', { kind: 'profile_delete' }));
+
+  before(async () => {
+    karmada = await startKarmada({ members: 2, nodesPerMember: 1 });
+    const kc = new KubeConfig();
+    kc.loadFromFile(karmada.host.kubeconfigPath);
+    api = new KubeClient(kc);
+    await kubectl(['apply', '--server-side', '-f', CHART_CRD_FILE]);
+    await kubectl([
+      'wait',
+      '--for=condition=Established',
+      '--timeout=60s',
+      'crd/clusterprofiles.multicluster.x-k8s.io',
+    ]);
+    for (const name of ['member1', 'member2'])
+      await kubectl(['annotate', '--overwrite', 'cluster', name, `${PROBE_ANNOTATION}=${JSON.stringify(probe)}`]);
+    // member2's profile belongs to another cluster manager, created before we start, with its own condition.
+    await kubectl(
+      ['apply', '--server-side', '--field-manager=other-manager', '-f', '-'],
+      JSON.stringify({
+        apiVersion: PROFILE_API_VERSION,
+        kind: 'ClusterProfile',
+        metadata: { name: 'member2', namespace: NS, labels: { [CLUSTER_MANAGER_LABEL]: 'other' } },
+        spec: { clusterManager: { name: 'other' } },
+      }),
+    );
+    await kubectl(
+      ['apply', '--server-side', '--field-manager=other-manager', '--subresource=status', '-f', '-'],
+      JSON.stringify({
+        apiVersion: PROFILE_API_VERSION,
+        kind: 'ClusterProfile',
+        metadata: { name: 'member2', namespace: NS },
+        status: {
+          conditions: [
+            {
+              type: CONTROL_PLANE_HEALTHY,
+              status: 'True',
+              reason: 'OtherSaysSo',
+              message: 'theirs',
+              lastTransitionTime: '2026-01-01T00:00:00Z',
+            },
+          ],
+        },
+      }),
+    );
+    reconciler = await startReconciler('profiles', karmada.host.kubeconfigPath, [
+      '--lease-namespace',
+      'default',
+      '--taint-effect',
+      'NoSchedule',
+      '--cluster-profile-namespace',
+      NS,
+    ]);
+  });
+
+  after(async () => {
+    await reconciler?.kill('SIGTERM');
+    await karmada?.stop();
+  });
+
+  it('member1’s profile appears: the cluster-manager label and spec, ControlPlaneHealthy and our condition True, the Kubernetes version', async () => {
+    const p = await waitFor('member1’s profile with both conditions True', 60_000, async () => {
+      const p = await profile('member1');
+      return conditionOf(p, CONTROL_PLANE_HEALTHY)?.status === 'True' &&
+        conditionOf(p, PROBE_CONDITION)?.status === 'True'
+        ? p
+        : undefined;
+    });
+    const cluster = await api.request<Cluster>('GET', `${CLUSTERS}/member1`);
+    process.stderr.write(
+      `      ${JSON.stringify({ metadata: { labels: p.metadata?.labels }, spec: p.spec, status: p.status })}\n`,
+    );
+    expect(p.metadata?.labels?.[CLUSTER_MANAGER_LABEL]).to.equal(CLUSTER_MANAGER_NAME);
+    expect(p.spec?.clusterManager?.name).to.equal(CLUSTER_MANAGER_NAME);
+    expect(conditionOf(p, CONTROL_PLANE_HEALTHY)?.reason).to.equal('Healthy');
+    expect(conditionOf(p, PROBE_CONDITION)?.reason).to.equal('LivenessProbeSucceeded');
+    const version = (cluster.status as { kubernetesVersion?: string } | undefined)?.kubernetesVersion;
+    expect(version, 'Karmada reports the member’s version').to.match(/^v1\./);
+    expect(p.status?.version?.kubernetes).to.equal(version);
+  });
+
+  it('another manager’s profile (member2) gains only our condition, written by our field manager', async () => {
+    const p = await waitFor('our condition on member2’s profile', 60_000, async () => {
+      const p = await profile('member2');
+      return conditionOf(p, PROBE_CONDITION)?.status === 'True' ? p : undefined;
+    });
+    expect(p.spec?.clusterManager?.name).to.equal('other');
+    expect(p.metadata?.labels).to.deep.equal({ [CLUSTER_MANAGER_LABEL]: 'other' });
+    expect(conditionOf(p, CONTROL_PLANE_HEALTHY)).to.include({
+      status: 'True',
+      reason: 'OtherSaysSo',
+      message: 'theirs',
+    });
+    const managed = (p.metadata as { managedFields?: { manager: string; subresource?: string; fieldsV1?: object }[] })
+      .managedFields;
+    const ours = managed?.filter((m) => m.manager === FIELD_MANAGER) ?? [];
+    expect(ours.map((m) => m.subresource)).to.deep.equal(['status']);
+    expect(JSON.stringify(ours[0]?.fieldsV1))
+      .to.include(PROBE_CONDITION)
+      .and.not.include(`"k:{\\"type\\":\\"${CONTROL_PLANE_HEALTHY}\\"}"`);
+  });
+
+  it('0 profile writes in steady state while Karmada’s controllers keep updating the Clusters', async () => {
+    const before = await profileWrites();
+    const rv = (await profile('member1'))?.metadata?.resourceVersion;
+    await sleep(15_000);
+    expect(await profileWrites()).to.equal(before);
+    expect((await profile('member1'))?.metadata?.resourceVersion).to.equal(rv);
+    process.stderr.write(`      profile writes in 15 s of steady state: 0 (of ${before} since start)\n`);
+  });
+
+  it('flips with the probe: member1’s nodes NotReady make ControlPlaneHealthy False while Karmada’s Ready stays True, and back', async () => {
+    await karmada!.setNodesReady('member1', false);
+    const p = await waitFor('member1’s profile False', 60_000, async () => {
+      const p = await profile('member1');
+      return conditionOf(p, CONTROL_PLANE_HEALTHY)?.status === 'False' ? p : undefined;
+    });
+    expect(conditionOf(p, CONTROL_PLANE_HEALTHY)?.reason).to.equal('LivenessProbeFailed');
+    expect(conditionOf(p, PROBE_CONDITION)).to.include({ status: 'False', reason: 'LivenessProbeFailed' });
+    expect(conditionOf(p, PROBE_CONDITION)?.message).to.match(/Ready nodes/);
+    const cluster = await api.request<Cluster>('GET', `${CLUSTERS}/member1`);
+    expect(cluster.status?.conditions?.find((c) => c.type === 'Ready')?.status).to.equal('True');
+    await karmada!.setNodesReady('member1', true);
+    await waitFor('member1’s profile True again', 60_000, async () =>
+      conditionOf(await profile('member1'), CONTROL_PLANE_HEALTHY)?.status === 'True' ? true : undefined,
+    );
+  });
+
+  it('the disruption guard’s prober disrupted (every member failing at once) is Unknown, never False', async () => {
+    const seen: string[] = [];
+    await karmada!.setNodesReady('member1', false);
+    await karmada!.setNodesReady('member2', false);
+    try {
+      const p = await waitFor(
+        'member1’s profile Unknown/ProberDisrupted',
+        60_000,
+        async () => {
+          const p = await profile('member1');
+          const c = conditionOf(p, CONTROL_PLANE_HEALTHY);
+          if (c !== undefined) seen.push(`${c.status}/${c.reason}`);
+          return c?.status === 'Unknown' && c.reason === 'ProberDisrupted' ? p : undefined;
+        },
+        200,
+      );
+      expect(conditionOf(p, PROBE_CONDITION)).to.include({ status: 'Unknown', reason: 'ProberDisrupted' });
+      const other = await waitFor('our condition on member2 Unknown', 30_000, async () => {
+        const q = await profile('member2');
+        return conditionOf(q, PROBE_CONDITION)?.status === 'Unknown' ? q : undefined;
+      });
+      expect(conditionOf(other, PROBE_CONDITION)?.reason).to.equal('ProberDisrupted');
+      await sleep(3_000);
+      expect(conditionOf(await profile('member1'), CONTROL_PLANE_HEALTHY)?.status).to.equal('Unknown');
+      expect(
+        seen.filter((s) => s.startsWith('False')),
+        'never False on the way',
+      ).to.deep.equal([]);
+    } finally {
+      await karmada!.setNodesReady('member1', true);
+      await karmada!.setNodesReady('member2', true);
+    }
+    await waitFor('both healthy again', 60_000, async () =>
+      conditionOf(await profile('member1'), CONTROL_PLANE_HEALTHY)?.status === 'True' &&
+      conditionOf(await profile('member2'), PROBE_CONDITION)?.status === 'True'
+        ? true
+        : undefined,
+    );
+  });
+
+  it('is never propagated: a ClusterPropagationPolicy selecting every ClusterProfile binds one in `default`, none in karmada-cluster', async () => {
+    await kubectl(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'policy.karmada.io/v1alpha1',
+        kind: 'ClusterPropagationPolicy',
+        metadata: { name: 'every-clusterprofile' },
+        spec: {
+          resourceSelectors: [{ apiVersion: PROFILE_API_VERSION, kind: 'ClusterProfile' }],
+          placement: { clusterAffinity: { clusterNames: ['member1', 'member2'] } },
+        },
+      }),
+    );
+    // The control: the same kind outside the reserved namespaces is a resource template Karmada binds.
+    await kubectl(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: PROFILE_API_VERSION,
+        kind: 'ClusterProfile',
+        metadata: { name: 'control', namespace: 'default' },
+        spec: { clusterManager: { name: 'test' } },
+      }),
+    );
+    const bindingsOf = async (): Promise<{ namespace: string; name: string }[]> => {
+      const list = JSON.parse(await kubectl(['get', 'resourcebindings', '-A', '-o', 'json'])) as {
+        items: { metadata: { namespace: string }; spec: { resource: { kind: string; name: string } } }[];
+      };
+      return list.items
+        .filter((b) => b.spec.resource.kind === 'ClusterProfile')
+        .map((b) => ({ namespace: b.metadata.namespace, name: b.spec.resource.name }));
+    };
+    const bound = await waitFor('the control profile bound', 60_000, async () => {
+      const b = await bindingsOf();
+      return b.some((x) => x.name === 'control') ? b : undefined;
+    });
+    // A relist of the detector (it handles every template again) gets no other chance than the time the control took.
+    await sleep(5_000);
+    const all = await bindingsOf();
+    process.stderr.write(`      ResourceBindings of ClusterProfiles: ${JSON.stringify(all)}\n`);
+    expect(all.filter((b) => b.namespace === NS)).to.deep.equal([]);
+    expect(bound.map((b) => b.namespace)).to.deep.equal(['default']);
+    await kubectl(['delete', 'clusterpropagationpolicy', 'every-clusterprofile', '--wait=false']);
+    await kubectl(['delete', 'clusterprofile', '-n', 'default', 'control', '--wait=false']);
+  });
+
+  it('goes with its Cluster: ours deleted, our condition withdrawn from another manager’s', async () => {
+    for (const name of ['member1', 'member2']) {
+      await kubectl(['delete', 'cluster', name, '--wait=false']);
+      // No kube-controller-manager finalizes the execution namespace here, so Karmada's cluster finalizer would wait
+      // for ever; lifting it stands in for what a real control plane completes.
+      await kubectl(['patch', 'cluster', name, '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
+    }
+    await waitFor('both Clusters gone', 60_000, async () => {
+      const list = await api.request<{ items: unknown[] }>('GET', CLUSTERS);
+      return list.items.length === 0;
+    });
+    await waitFor('member1’s profile deleted', 30_000, async () =>
+      (await profile('member1')) === undefined ? true : undefined,
+    );
+    const p = await waitFor('our condition withdrawn from member2’s profile', 30_000, async () => {
+      const p = await profile('member2');
+      return p !== undefined && conditionOf(p, PROBE_CONDITION) === undefined ? p : undefined;
+    });
+    expect(conditionOf(p, CONTROL_PLANE_HEALTHY)).to.include({ status: 'True', reason: 'OtherSaysSo' });
+    expect(p.spec?.clusterManager?.name).to.equal('other');
+    const list = await api.request<{ items: ClusterProfile[] }>('GET', PROFILES);
+    expect(list.items.map((x) => x.metadata?.name)).to.deep.equal(['member2']);
+  });
+});
