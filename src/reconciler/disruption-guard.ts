@@ -4,6 +4,7 @@
 // a tick and queues again every Cluster whose decision changed, so the reconcile stays level-triggered.
 import { WITHHELD_REASONS, type WithheldReason } from '../facts/disruption.js';
 import type { Clock, ProbeResult, ResolvedTiming, TimerHandle, WorkerState } from '@karmada-cluster-probe/probe';
+import { isErrored } from '@karmada-cluster-probe/probe/internal/handler.js';
 import { UNHEALTHY_TAINT_KEY, type Cluster } from '@karmada-cluster-probe/schema';
 import {
   assessFleet,
@@ -187,7 +188,7 @@ export class DisruptionGuard {
       }
       t.run++;
       t.streak++;
-    } else if (result.code !== 'ProbeErrored') {
+    } else if (!isErrored(result)) {
       t.run = 0;
       t.streak = 0;
     }
@@ -213,7 +214,7 @@ export class DisruptionGuard {
     const s = this.sentinels.get(name);
     if (s === undefined) return;
     const before = s.failing;
-    if (result.result === 'error' && result.code === 'ProbeErrored') {
+    if (isErrored(result)) {
       if (s.errored !== true)
         this.options.log.warn(
           { sentinel: name, message: result.message, attempts: result.attempts },

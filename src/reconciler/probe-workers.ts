@@ -18,6 +18,7 @@ import {
   type Transition,
   type WorkerState,
 } from '@karmada-cluster-probe/probe';
+import { isErrored } from '@karmada-cluster-probe/probe/internal/handler.js';
 import { probeSourceOf, type ProbeSourceKind } from '@karmada-cluster-probe/schema/internal/schema/probe-source.js';
 import type { Cluster } from '@karmada-cluster-probe/schema';
 import { HEALTHY_CONDITION, stateFromConditions, type Desired } from './desired-state.js';
@@ -91,7 +92,7 @@ export class ProbeWorkers {
       ...(options.clock !== undefined ? { clock: options.clock } : {}),
       ...(options.random !== undefined ? { random: options.random } : {}),
       onResult: (name, result, state) => {
-        const errored = result.result === 'error' && result.code === 'ProbeErrored';
+        const errored = isErrored(result);
         options.guard?.observe(name, result);
         metrics.probeResults.inc({ result: errored ? 'errored' : result.result });
         // The per-Cluster series count what the worker counts (the kubelet's prober_probe_total skips an errored
