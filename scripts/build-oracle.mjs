@@ -12,6 +12,8 @@
 // The key is a digest of the Go sources, go.mod, go.sum and the Karmada version, so editing an oracle builds afresh;
 // older builds beyond the last few are removed. Plain Node, no dependencies.
 //
+// With --prober it builds the oracles as without it and prints the path of kube-prober-oracle (test/oracle/prober).
+//
 // With --webhook-peer it builds (when missing) and prints the path of webhook-peer instead: bench/webhook/peer/main.go,
 // the Go webhook the webhook bench compares against (controller-runtime's admission.Webhook over Karmada's Cluster
 // validation and mutation), compiled inside Karmada's tree the same way as karmada-oracle, in its own cache directory
@@ -230,7 +232,12 @@ export async function buildWebhookPeer() {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  (process.argv.includes('--webhook-peer') ? buildWebhookPeer() : buildOracle()).then(
+  const which = process.argv.includes('--webhook-peer')
+    ? buildWebhookPeer()
+    : process.argv.includes('--prober')
+      ? buildOracle().then((dir) => join(dir, ORACLES.prober))
+      : buildOracle();
+  which.then(
     (dir) => console.log(dir),
     (err) => {
       log(err instanceof Error ? err.message : String(err));

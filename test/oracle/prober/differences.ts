@@ -1,0 +1,284 @@
+// Where our engine and the kubelet's prober (test/oracle/kubernetes/prober, k8s.io/kubernetes v1.35.4) differ on a
+// row of cases.ts, with what each side does and why. Only the aspects that differ are listed (verdict, message,
+// warnings, received; see judge.ts), each side's exact value after normalise(): prober.test.ts asserts that the row
+// still differs in exactly these, so a fix or a regression on either side makes it fail, and the entry is then
+// removed or re-recorded (`npx tsx test/oracle/prober/figures.ts --write` rewrites the entries, keeping each `why`).
+import type { RowDifference } from './judge.js';
+
+export interface ListedDifference extends RowDifference {
+  /** The kubelet's behaviour against ours in a sentence, and why ours differs: on purpose, or a bug being fixed. */
+  why: string;
+}
+
+/** Reasons shared by several rows. */
+export const WHY = {
+  parserWording:
+    "bug, being fixed (issue 29, messages): both fail, but ours words it as Node's HTTP parser (llhttp) does, where the kubelet's message is Go's net/http (`net/http: HTTP/1.x transport connection broken: ...`); docs/probe.md promises the kubelet's wording",
+  earlyClose:
+    'bug, being fixed (issue 29, messages): the server closes inside the response head; Go says what it had read (a malformed status, a missing colon, unexpected EOF), ours says EOF as if nothing had come',
+  closedInBody:
+    'bug, being fixed (issue 29, messages): both are errored probes (the body cannot be read); the server closes the connection cleanly inside the body, which the kubelet calls unexpected EOF and ours a reset',
+  tlsVerified:
+    'kept on purpose (docs/probe.md, httpGet, "Stricter than the kubelet"): the kubelet never verifies HTTPS (InsecureSkipVerify); ours verifies against caBundle or the system roots unless insecureSkipTLSVerify opts out, because a Cluster is probed across networks where an unverified endpoint is whoever answers. Received: nothing, as the handshake fails before the request',
+  portAtAdmission:
+    'kept on purpose: the kubelet meets a port it cannot resolve only when it probes, as an errored probe (retried 3 times, thrown away by its worker); ours reports it at once as a configuration error (result error, no code: Healthy=Unknown, no taint), which admission refuses before (docs/probe.md, "Named ports"), as Kubernetes\' own validation refuses port 0',
+} as const;
+
+export const PROBER_DIFFERENCES: Readonly<Record<string, ListedDifference>> = {
+  // entries: written by figures.ts --write
+  'hostile: two equal Content-Length headers': {
+    why: "bug, being fixed (issue 29, HTTP/1.x leniency): Go accepts Content-Length repeated with one value (RFC 9112 section 6.3 allows it) and the kubelet passes; Node's parser refuses it and ours fails",
+    kubelet: {
+      verdict: 'success',
+    },
+    ours: {
+      verdict: 'failure',
+      message: 'Get "http://127.0.0.1:PORT/": Parse Error: Duplicate Content-Length (HPE_UNEXPECTED_CONTENT_LENGTH)',
+    },
+  },
+  'hostile: Transfer-Encoding gzip, chunked': {
+    why: 'bug, being fixed (issue 29, HTTP/1.x leniency): Go refuses a transfer coding other than chunked (`unsupported transfer encoding`) and the kubelet fails; Node accepts it and ours passes',
+    kubelet: {
+      verdict: 'failure',
+      message:
+        'Get "http://127.0.0.1:PORT/": net/http: HTTP/1.x transport connection broken: unsupported transfer encoding: "gzip, chunked"',
+    },
+    ours: {
+      verdict: 'success',
+    },
+  },
+  'hostile: a 256 KiB header block': {
+    why: "undecided (issue 29): the kubelet's Go client reads up to 10 MiB of response headers (Transport.MaxResponseHeaderBytes) and passes; ours stops at its own limit and fails. Following Go means holding up to 10 MiB per probe for whoever answers; a bound below it, stated in docs/probe.md, is the candidate to keep (the 32 KiB row agrees)",
+    kubelet: {
+      verdict: 'success',
+    },
+    ours: {
+      verdict: 'failure',
+      message: 'Get "http://127.0.0.1:PORT/": net/http: server response headers exceeded 65536 bytes; aborted',
+    },
+  },
+  'hostile: a NUL in a header value': {
+    why: 'bug, being fixed (issue 29, HTTP/1.x leniency): Go refuses a NUL in a header value (`malformed MIME header line`) and the kubelet fails; ours accepts it and passes',
+    kubelet: {
+      verdict: 'failure',
+      message:
+        'Get "http://127.0.0.1:PORT/": net/http: HTTP/1.x transport connection broken: malformed MIME header line: "X-A: a\\x00b"',
+    },
+    ours: {
+      verdict: 'success',
+    },
+  },
+  'hostile: a space in a header name': {
+    why: "bug, being fixed (issue 29, HTTP/1.x leniency): Go's client accepts a response header name with a space and the kubelet passes; Node's parser refuses it and ours fails",
+    kubelet: {
+      verdict: 'success',
+    },
+    ours: {
+      verdict: 'failure',
+      message: 'Get "http://127.0.0.1:PORT/": Parse Error: Invalid header token (HPE_INVALID_HEADER_TOKEN)',
+    },
+  },
+  'hostile: reset in the body (Content-Length 100, 10 sent)': {
+    why: 'bug, being fixed (issue 29, messages): both are errored probes (the body cannot be read); the kubelet says the connection was reset, ours says unexpected EOF, as it does for a close',
+    kubelet: {
+      message: 'read tcp 127.0.0.1:PORT->127.0.0.1:PORT: read: connection reset by peer',
+    },
+    ours: {
+      message: 'unexpected EOF',
+    },
+  },
+  'redirect: to a URL with user:password': {
+    why: 'undecided (issue 29): Go turns the user:password of a same-host Location into `Authorization: Basic` on the next request, so the kubelet sends credentials the member itself chose; ours drops them (it sends less than the kubelet, never more)',
+    kubelet: {
+      received: {
+        requests: [
+          {
+            target: '/',
+            headers: ['accept: */*', 'connection: close', 'host: 127.0.0.1:PORT', 'user-agent: <default user-agent>'],
+          },
+          {
+            target: '/ok',
+            headers: [
+              'accept: */*',
+              'authorization: Basic dXNlcjpzZWNyZXQ=',
+              'connection: close',
+              'host: 127.0.0.1:PORT',
+              'referer: http://127.0.0.1:PORT/',
+              'user-agent: <default user-agent>',
+            ],
+          },
+        ],
+        connections: 0,
+        checks: [],
+      },
+    },
+    ours: {
+      received: {
+        requests: [
+          {
+            target: '/',
+            headers: ['accept: */*', 'connection: close', 'host: 127.0.0.1:PORT', 'user-agent: <default user-agent>'],
+          },
+          {
+            target: '/ok',
+            headers: [
+              'accept: */*',
+              'connection: close',
+              'host: 127.0.0.1:PORT',
+              'referer: http://127.0.0.1:PORT/',
+              'user-agent: <default user-agent>',
+            ],
+          },
+        ],
+        connections: 0,
+        checks: [],
+      },
+    },
+  },
+  'request: Connection: keep-alive': {
+    why: "bug, being fixed (issue 29, the request): the kubelet sends the user's `Connection: keep-alive` and its own `Connection: close` (DisableKeepAlives); ours sends only the user's (and closes the connection anyway)",
+    kubelet: {
+      received: {
+        requests: [
+          {
+            target: '/',
+            headers: [
+              'accept: */*',
+              'connection: keep-alive',
+              'connection: close',
+              'host: 127.0.0.1:PORT',
+              'user-agent: <default user-agent>',
+            ],
+          },
+        ],
+        connections: 0,
+        checks: [],
+      },
+    },
+    ours: {
+      received: {
+        requests: [
+          {
+            target: '/',
+            headers: [
+              'accept: */*',
+              'connection: keep-alive',
+              'host: 127.0.0.1:PORT',
+              'user-agent: <default user-agent>',
+            ],
+          },
+        ],
+        connections: 0,
+        checks: [],
+      },
+    },
+  },
+  'tls: a chain ours cannot verify (no CA given), 200': {
+    why: WHY.tlsVerified,
+    kubelet: {
+      verdict: 'success',
+      received: {
+        requests: [
+          {
+            target: '/',
+            headers: ['accept: */*', 'connection: close', 'host: 127.0.0.1:PORT', 'user-agent: <default user-agent>'],
+          },
+        ],
+        connections: 0,
+        checks: [],
+      },
+    },
+    ours: {
+      verdict: 'failure',
+      message:
+        'Get "https://127.0.0.1:PORT/": tls: failed to verify certificate: x509: certificate signed by unknown authority',
+      received: {
+        requests: [],
+        connections: 0,
+        checks: [],
+      },
+    },
+  },
+  'tls: an expired certificate (ours given the CA)': {
+    why: WHY.tlsVerified,
+    kubelet: {
+      verdict: 'success',
+      received: {
+        requests: [
+          {
+            target: '/',
+            headers: ['accept: */*', 'connection: close', 'host: 127.0.0.1:PORT', 'user-agent: <default user-agent>'],
+          },
+        ],
+        connections: 0,
+        checks: [],
+      },
+    },
+    ours: {
+      verdict: 'failure',
+      message:
+        'Get "https://127.0.0.1:PORT/": tls: failed to verify certificate: x509: certificate has expired or is not yet valid',
+      received: {
+        requests: [],
+        connections: 0,
+        checks: [],
+      },
+    },
+  },
+  'tls: HTTPS to a plain HTTP server (it answers 400 to the ClientHello)': {
+    why: "bug, being fixed (issue 29, messages): the kubelet says `http: server gave HTTP response to HTTPS client`; ours passes on OpenSSL's error text",
+    kubelet: {
+      message: 'Get "https://127.0.0.1:PORT/": http: server gave HTTP response to HTTPS client',
+    },
+    ours: {
+      message:
+        'Get "https://127.0.0.1:PORT/": THREAD:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../deps/openssl/openssl/ssl/record/ssl3_record.c:PORT:\n (ERR_SSL_WRONG_VERSION_NUMBER)',
+    },
+  },
+  'tcp: a port name nobody knows': {
+    why: WHY.portAtAdmission,
+    kubelet: {
+      verdict: 'errored',
+      message: 'strconv.Atoi: parsing "no-such-port": invalid syntax',
+    },
+    ours: {
+      verdict: 'error',
+      message:
+        'livenessProbe.tcpSocket.port: named port "no-such-port" cannot be resolved: not a known service name; use a port number',
+    },
+  },
+  'tcp: port 0': {
+    why: WHY.portAtAdmission,
+    kubelet: {
+      verdict: 'errored',
+      message: 'invalid port number: 0',
+    },
+    ours: {
+      verdict: 'error',
+      message: 'livenessProbe.tcpSocket.port: Invalid value: 0: must be between 1 and 65535, inclusive',
+    },
+  },
+  'grpc: an HTTP/2 server answering 404 (not gRPC)': {
+    why: "bug, being fixed (issue 29, messages): both fail as Unimplemented; the details are grpc-go's in the kubelet (`unexpected HTTP status code received from server: 404 (Not Found); transport: received unexpected content-type ...`) and grpc-js's in ours",
+    kubelet: {
+      message:
+        'error: this server does not implement the grpc health protocol (grpc.health.v1.Health): unexpected HTTP status code received from server: 404 (Not Found); transport: received unexpected content-type "text/html"',
+    },
+    ours: {
+      message:
+        'error: this server does not implement the grpc health protocol (grpc.health.v1.Health): Received HTTP status code 404',
+    },
+  },
+  'grpc: an HTTP/2 server answering 200 text/html (not gRPC)': {
+    why: 'bug, being fixed (issue 29, messages): grpc-go refuses a response that is not application/grpc (code Unknown, `received unexpected content-type`); grpc-js reads the HTML as a gRPC frame and reports ResourceExhausted with a length made of its bytes',
+    kubelet: {
+      message:
+        'error: health rpc probe failed: rpc error: code = Unknown desc = transport: received unexpected content-type "text/html"',
+    },
+    ours: {
+      message:
+        'error: health rpc probe failed: rpc error: code = ResourceExhausted desc = Received message larger than max (1752460652 vs 4194304)',
+    },
+  },
+  // end of entries
+};
