@@ -1,7 +1,9 @@
 // The kubelet's errored probe, end to end on 127.0.0.1: a server that answers 200 and resets the connection in the
 // middle of the body. The kubelet's pkg/probe/http returns an error there (the body could not be read), its prober
 // tries twice more at once (prober.go, maxProbeRetries = 3) and its worker throws the result away (worker.go): so the
-// probe makes 3 requests a run, and the worker never transitions, whatever the thresholds. Deadlines catch hangs only.
+// probe makes 3 requests a run, and the worker never transitions, whatever the thresholds. A body that stalls past the
+// timeout errors the same way, each attempt with a whole timeout of its own (runProbe computes it per attempt).
+// Deadlines catch hangs only.
 import net from 'node:net';
 import { expect } from 'chai';
 import {
@@ -38,7 +40,20 @@ function resettingServer(): { server: net.Server; requests: () => number } {
   return { server, requests: () => requests };
 }
 
-describe('errored probe (a body reset mid-way), as the kubelet has it', function () {
+/** Answers 200 with part of the body and then sends nothing more, holding the connection open. */
+function stallingServer(): { server: net.Server; requests: () => number } {
+  let requests = 0;
+  const server = net.createServer((socket) => {
+    socket.once('data', () => {
+      requests++;
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\n${BODY_SENT}`);
+    });
+    socket.on('error', () => undefined);
+  });
+  return { server, requests: () => requests };
+}
+
+describe('errored probe (a body reset or stalled mid-way), as the kubelet has it', function () {
   this.timeout(3 * HANG_MS);
   let server: net.Server;
   let requests: () => number;
@@ -98,5 +113,22 @@ describe('errored probe (a body reset mid-way), as the kubelet has it', function
     );
     expect(transitions).to.deep.equal([]);
     expect(requests()).to.equal(9);
+  });
+
+  it('gives each attempt the whole timeout, as the kubelet does: a stalled body errors after 3 timeouts', async () => {
+    const stalled = stallingServer();
+    const port = await listen(stalled.server);
+    try {
+      const res = await runProbe(
+        { httpGet: { host: '127.0.0.1', port, path: '/healthz' }, timeoutSeconds: 1 },
+        { denyList: [] },
+      );
+      expect(res).to.include({ result: 'error', code: 'ProbeErrored', attempts: 3 });
+      expect(stalled.requests()).to.equal(3);
+      // A lower bound only: three attempts of 1 s each, not one second shared by the three.
+      expect(res.durationMs).to.be.at.least(2_900);
+    } finally {
+      await close(stalled.server);
+    }
   });
 });
