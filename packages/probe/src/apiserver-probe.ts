@@ -162,9 +162,14 @@ export async function apiServerProbe(
       if (e instanceof TransportError) {
         if (isAddressDenied(e.cause)) throw new ProbeConfigError(`apiServer: ${describeNetError(e.cause, '', '')}`);
         if (e.aborted && !deadline.timedOut) throw new ProbeFailed(`Get ${goQuote(shown)}: probe stopped`);
-        // A body that cannot be read is an errored probe, as the httpGet handler's (the kubelet's DoHTTPProbe).
-        if (e.phase === 'body')
-          throw new ProbeErrored(`Get ${goQuote(shown)}: ${describeBodyError(e, deadline.timedOut, dialAddress(url))}`);
+        // The health body cut short or reset: errored, as the httpGet handler's (the kubelet's DoHTTPProbe). Not a
+        // timeout (the member did not answer in time: a stalled body is how a sick apiserver shows, and an errored
+        // probe is not counted, so one that stalls every time would never be judged), nor a list (its body is the
+        // member's answer to the check itself): those are failures (docs/probe.md).
+        if (e.phase === 'body' && onBody === undefined && !deadline.timedOut)
+          throw new ProbeErrored(`Get ${goQuote(shown)}: ${describeBodyError(e, false, dialAddress(url))}`);
+        if (e.phase === 'body' && !e.aborted)
+          throw new ProbeFailed(`Get ${goQuote(shown)}: ${describeBodyError(e, false, dialAddress(url))}`);
         if (e.aborted) throw new ProbeFailed(`Get ${goQuote(shown)}: ${describeTimeout(e.phase)}`);
         throw new ProbeFailed(
           `Get ${goQuote(shown)}: ${describeNetError(e.cause, dialAddress(url), toText(goHostname(url)), e.socketAddr)}`,

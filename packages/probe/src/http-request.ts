@@ -8,8 +8,9 @@ import type { Socket } from 'node:net';
 import tls from 'node:tls';
 import type { AddressGuard } from './address-guard.js';
 import { goHostname, goPort, toText, type GoUrl } from './go-url.js';
+import { goResponseHeadError } from './go-response-head.js';
 import { h2Get } from './h2-request.js';
-import type { Phase } from './net-error.js';
+import { isHangUp, type Phase } from './net-error.js';
 import { messageOf } from '@karmada-cluster-probe/schema/api';
 
 /**
@@ -143,12 +144,29 @@ export function getOnce(opts: GetOptions): Promise<GetResponse> {
       for (const c of cleanups) c();
       socket?.destroy();
     };
+    /** The first bytes of the response (bounded), kept to word a refused or cut head as Go would. */
+    const head: Buffer[] = [];
+    let headBytes = 0;
     const fail = (err: unknown): void => {
       if (settled) return;
       settled = true;
       const reset = (socketError as { code?: unknown } | undefined)?.code === 'ECONNRESET' ? socketError : undefined;
       cleanup();
-      reject(new TransportError(phase, reset ?? err, opts.signal.aborted, socketAddr));
+      reject(new TransportError(phase, reset ?? asGo(err), opts.signal.aborted, socketAddr));
+    };
+    /** Node's parser refusals and cut heads in the words of Go's client (go-response-head.ts). */
+    const asGo = (err: unknown): unknown => {
+      const code = (err as { code?: unknown } | undefined)?.code;
+      const parseError = typeof code === 'string' && code.startsWith('HPE_');
+      if (phase === 'body')
+        return code === 'HPE_INVALID_CHUNK_SIZE' ? new GoProtocolError('invalid byte in chunk length') : err;
+      if (headBytes === 0 || !(parseError || isHangUp(err))) return err;
+      if (code === 'HPE_HEADER_OVERFLOW')
+        return new GoProtocolError(
+          `net/http: server response headers exceeded ${MAX_RESPONSE_HEADER_BYTES} bytes; aborted`,
+        );
+      const go = goResponseHeadError(Buffer.concat(head).toString('latin1'), isHangUp(err));
+      return go === undefined ? err : new GoProtocolError(`net/http: HTTP/1.x transport connection broken: ${go}`);
     };
     const rejectAsIs = (e: unknown): void => {
       if (settled) return;
@@ -257,10 +275,28 @@ export function getOnce(opts: GetOptions): Promise<GetResponse> {
       cleanups.push(() => req.destroy());
       req.on('socket', (s) => {
         socketSeen(s);
+        // First in line: Node's parser, listening before us, may refuse this very chunk.
+        s.prependListener('data', (d: Buffer) => {
+          if (phase === 'body' || headBytes > MAX_RESPONSE_HEADER_BYTES) return;
+          head.push(d);
+          headBytes += d.length;
+        });
         if (s.remoteAddress !== undefined && !s.connecting) onConnect();
         else s.once('connect', onConnect);
       });
       req.on('error', fail);
+      // A 101 nobody asked for: Go's client returns it as the response (the probe fails on its status).
+      req.on('upgrade', (res) => {
+        done({
+          status: res.statusCode ?? 101,
+          body: Buffer.alloc(0),
+          truncated: false,
+          bytesRead: 0,
+          stopped: false,
+          skipped: false,
+          protocol: 'HTTP/1.1',
+        });
+      });
       req.on('response', (res) => {
         phase = 'body';
         const status = res.statusCode ?? 0;
@@ -294,13 +330,23 @@ export function getOnce(opts: GetOptions): Promise<GetResponse> {
           if (over) done(response(reader, false));
         });
         res.on('end', () => done(response(reader, false)));
-        res.on('error', fail);
+        // Node's `aborted` error (the socket closed mid-body) is the `aborted` event's: judged as that, a tick later.
+        res.on('error', (e) => (e.message === 'aborted' ? undefined : fail(e)));
         // A body cut short: by a reset (the socket's error says so) or by a close, Go's `unexpected EOF`.
-        res.on('aborted', () => fail(new UnexpectedEof()));
+        // (A tick later: a reset's socket error can come just after the response's `aborted`.)
+        res.on('aborted', () => setImmediate(() => fail(new UnexpectedEof())));
       });
       req.end();
     }
   });
+}
+
+/** A protocol error in the words of Go's client, shown as it is. */
+export class GoProtocolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GoProtocolError';
+  }
 }
 
 /** The body ended before its length (Go's io.ErrUnexpectedEOF). */

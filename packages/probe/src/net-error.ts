@@ -22,7 +22,7 @@ const UNKNOWN_AUTHORITY = new Set([
   'CERT_SIGNATURE_FAILURE',
 ]);
 
-function isHangUp(err: unknown): boolean {
+export function isHangUp(err: unknown): boolean {
   // Node's `socket hang up`: the server closed the connection before a response, where Go's client says `EOF`.
   return messageOf(err) === 'socket hang up' || codeOf(err) === 'ECONNABORTED';
 }
@@ -32,6 +32,8 @@ function isHangUp(err: unknown): boolean {
  * (`local->remote`) once connected, as Go's errors on a connected socket print it.
  */
 export function describeNetError(err: unknown, addr: string, host: string, socketAddr?: string): string {
+  // Already in Go's words (go-response-head.ts, the transport).
+  if (err instanceof Error && err.name === 'GoProtocolError') return err.message;
   if (isHangUp(err)) return 'EOF';
   const code = codeOf(err);
   switch (code) {

@@ -40,7 +40,13 @@ export function tcpProbe(action: ResolvedTcpSocket, env: HandlerEnv): Promise<Ha
       finish(success(`TCP probe succeeded: connected to ${remote}`));
     });
     socket.once('error', (err) => {
-      if (isAddressDenied(err)) finish(configError(`tcpSocket: ${describeNetError(err, addr, bare)}`));
+      // A reset, or a read or write error, means the connection was made (a listener that accepts and resets at
+      // once; libuv reports that reset on connect, as ECONNRESET, where a refusal is ECONNREFUSED): the kubelet's
+      // probe only dials and closes, so it passes.
+      const { syscall, code } = err as NodeJS.ErrnoException;
+      if (code === 'ECONNRESET' || syscall === 'read' || syscall === 'write')
+        finish(success(`TCP probe succeeded: connected to ${addr}`));
+      else if (isAddressDenied(err)) finish(configError(`tcpSocket: ${describeNetError(err, addr, bare)}`));
       else finish(failure(describeNetError(err, addr, bare)));
     });
   });

@@ -1,9 +1,11 @@
 // The apiServer handler against an HTTPS member-apiserver stand-in: /readyz, Ready node and pod minimums counted over
 // paginated lists (stopping once met), the bearer token, the CA, and configuration errors.
+import http2 from 'node:http2';
 import { expect } from 'chai';
 import { runProbe, type ApiServerAction, type ProbeContext } from '../../../packages/probe/src/index.js';
 import { testPki, type TestPki } from './certs.js';
 import { startMemberApiserver, type StandIn } from './member-apiserver.js';
+import { listen } from './servers.js';
 
 const TOKEN = 'test-token-not-a-secret';
 
@@ -20,6 +22,9 @@ describe('apiServer probe against a member apiserver stand-in', function () {
 
   beforeEach(() => {
     api.readyzStatus = 200;
+    api.readyzLocation = undefined;
+    api.readyzStalls = false;
+    api.cutStalledBody = false;
     api.requests.length = 0;
     api.nodes = [
       { name: 'n1', ready: true },
@@ -109,9 +114,72 @@ describe('apiServer probe against a member apiserver stand-in', function () {
     expect((await probe({ minReadyNodes: 2, minReadyPods: 2 })).result).to.equal('success');
   });
 
-  it('fails when the token is refused', async () => {
+  it('errors, never fails, when the member refuses our token: our credentials broke, not the member', async () => {
     const res = await probe({ minReadyNodes: 1 }, ctx({ credentials: { token: 'wrong', caBundlePem: pki.caPem } }));
-    expect(res).to.include({ result: 'failure', message: 'listing nodes failed with statuscode: 401' });
+    expect(res).to.include({
+      result: 'error',
+      code: 'ProbeErrored',
+      message:
+        "listing nodes: statuscode: 401: the member refused the probe's credentials (token or client certificate); not counted against the member",
+    });
+  });
+
+  for (const status of [401, 403]) {
+    it(`errors on a ${status} from the health path too`, async () => {
+      api.readyzStatus = status;
+      const res = await probe({});
+      expect(res).to.include({ result: 'error', code: 'ProbeErrored' });
+      expect(res.message).to.match(new RegExp(`^GET /readyz: statuscode: ${status}: the member refused`));
+    });
+  }
+
+  it('fails (not errored) when the health body stalls past the timeout: the member did not answer in time', async () => {
+    api.readyzStalls = true;
+    const res = await runProbe({ apiServer: {}, timeoutSeconds: 1 }, ctx());
+    expect(res).to.include({
+      result: 'failure',
+      message: `Get "${api.url}/readyz": context deadline exceeded (Client.Timeout or context cancellation while reading body)`,
+    });
+  });
+
+  it("errors (the kubelet's rule: a body that cannot be read) when the health body is cut short", async () => {
+    api.readyzStalls = true;
+    api.cutStalledBody = true;
+    const res = await probe({});
+    expect(res).to.include({
+      result: 'error',
+      code: 'ProbeErrored',
+      message: `Get "${api.url}/readyz": unexpected EOF`,
+    });
+  });
+
+  it('follows a same-host redirect as the httpGet handler does, and not one to another host spelling', async () => {
+    api.readyzLocation = '/healthz';
+    expect((await probe({})).result).to.equal('success');
+    expect(api.requests).to.deep.equal(['/readyz', '/healthz']);
+    api.requests.length = 0;
+    api.readyzLocation = `https://localhost:${api.port}/healthz`;
+    const res = await probe({});
+    expect(res).to.include({ result: 'failure', message: 'GET /readyz failed with statuscode: 302' });
+    expect(api.requests).to.deep.equal(['/readyz']);
+  });
+
+  it('speaks h2 to a member that offers only h2, as client-go does', async () => {
+    const h2 = http2.createSecureServer({ key: pki.server.key, cert: pki.server.cert, allowHTTP1: false });
+    const seen: string[] = [];
+    h2.on('stream', (stream, headers) => {
+      seen.push(`${headers[':path'] ?? ''} ${headers.authorization === `Bearer ${TOKEN}` ? 'token' : 'no token'}`);
+      stream.respond({ ':status': 200 });
+      stream.end('ok');
+    });
+    const port = await listen(h2);
+    try {
+      const res = await probe({}, ctx({ apiEndpoint: `https://127.0.0.1:${port}` }));
+      expect(res.result).to.equal('success');
+      expect(seen).to.deep.equal(['/readyz token']);
+    } finally {
+      await new Promise<void>((resolve) => h2.close(() => resolve()));
+    }
   });
 
   it('fails when the apiserver certificate is not from the given CA', async () => {

@@ -22,6 +22,12 @@ export interface StandIn {
   nodes: StandInNode[];
   pods: StandInPod[];
   readyzStatus: number;
+  /** When set, /readyz answers 302 to this Location. */
+  readyzLocation?: string | undefined;
+  /** When true, /readyz sends its headers and part of its body, then nothing. */
+  readyzStalls?: boolean;
+  /** With readyzStalls: the connection is closed after the part sent (the body cut short). */
+  cutStalledBody?: boolean;
   /** Every request path with its query, in order. */
   requests: string[];
   close(): Promise<void>;
@@ -38,7 +44,18 @@ export async function startMemberApiserver(opts: {
   const server = https.createServer({ key: opts.key, cert: opts.cert }, (req, res) => {
     const url = new URL(req.url ?? '/', 'https://x');
     state.requests.push(`${url.pathname}${url.search}`);
-    if (url.pathname === '/readyz') {
+    if (url.pathname === '/readyz' && state.readyzLocation !== undefined) {
+      res.writeHead(302, { location: state.readyzLocation });
+      res.end();
+      return;
+    }
+    if (url.pathname === '/readyz' && state.readyzStalls === true) {
+      res.writeHead(200, { 'content-length': '100' });
+      res.write('o');
+      if (state.cutStalledBody === true) setTimeout(() => res.socket?.end(), 20);
+      return;
+    }
+    if (url.pathname === '/readyz' || url.pathname === '/healthz') {
       res.writeHead(state.readyzStatus, { 'content-type': 'text/plain' });
       res.end(state.readyzStatus === 200 ? 'ok' : '[-]etcd failed: reason withheld');
       return;

@@ -40,4 +40,18 @@ describe('tcpSocket probe', function () {
     const res = await runProbe({ tcpSocket: { port } }, { apiEndpoint: `https://127.0.0.1:${port}` });
     expect(res.result).to.equal('success');
   });
+
+  it('passes when the listener accepts and resets at once: the kubelet only dials, and the dial succeeded', async () => {
+    const resetting = net.createServer((s) => {
+      s.on('error', () => undefined);
+      s.resetAndDestroy();
+    });
+    const p = await listen(resetting);
+    try {
+      for (let i = 0; i < 3; i++)
+        expect((await runProbe({ tcpSocket: { host: '127.0.0.1', port: p } })).result).to.equal('success');
+    } finally {
+      await close(resetting);
+    }
+  });
 });
