@@ -21,9 +21,12 @@
 // watches them all; the bench then waits for and fails only the Clusters it owns. --member-status writes into every
 // Cluster's status what Karmada's status controller writes for a member (apiEnablements from the discovery of the
 // control plane the bench runs, a kube-apiserver 1.35, with node and resource summaries): real Clusters' size.
+// --cluster-profiles runs the ClusterProfile producer too (upstream's CRD applied from the chart's file,
+// `--cluster-profile-namespace karmada-cluster`): the steady state then counts its writes per Cluster (must be 0) and
+// the profiles' watch events, beside the reconciler's.
 // Run: npm run build && npx tsx bench/reconciler/index.ts [--clusters 2000] [--period 10] [--steady 60]
 //        [--domains 10] [--fail-share 0.1] [--karmada [--karmada-qps 400]] [--shard 0/10] [--member-status]
-//        [--dist DIR]
+//        [--cluster-profiles] [--dist DIR]
 //        [-- reconcile flags, e.g. --kube-api-qps 100 --write-concurrency 16]
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -37,6 +40,13 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { PROBE_ANNOTATION } from '../../packages/schema/src/api/constants.js';
 import { startKarmada } from '../../src/dev/karmada.js';
 import { CLUSTER_LABEL } from '../../src/facts/metric-names.js';
+import {
+  CHART_CRD_FILE,
+  DEFAULT_PROFILE_NAMESPACE,
+  PROBE_CONDITION,
+  PROFILE_API_VERSION,
+  type ClusterProfile,
+} from '../../src/profile/index.js';
 import { Informer, KubeClient } from '../../src/kube/index.js';
 import { shardOf } from '../../src/reconciler/shard.js';
 import type { Cluster } from '../../packages/schema/src/schema/index.js';
@@ -62,6 +72,9 @@ const KARMADA = process.argv.includes('--karmada');
 const DIST = process.argv.includes('--dist') ? process.argv[process.argv.indexOf('--dist') + 1]! : join(ROOT, 'dist');
 /** Give every Cluster the status a member's agent or Karmada's status controller writes (API enablements, summaries). */
 const MEMBER_STATUS = process.argv.includes('--member-status');
+/** Run the ClusterProfile producer as well, and count its steady-state writes. */
+const PROFILES = process.argv.includes('--cluster-profiles');
+const PROFILES_PATH = `/apis/${PROFILE_API_VERSION}/namespaces/${DEFAULT_PROFILE_NAMESPACE}/clusterprofiles`;
 /**
  * karmada-controller-manager's client rate limit (its --kube-api-qps, burst twice that); absent, Karmada's default
  * (40, burst 60). At 40 it admits 10,000 new Clusters (execution namespace, finalizer, taints, Ready) in well over
@@ -411,6 +424,27 @@ async function main(): Promise<void> {
       c.status?.conditions?.some((x) => x.type === 'Healthy' && x.status === 'True') === true;
     const tainted = (c: Cluster): boolean => (c.spec.taints ?? []).some((t) => t.key === TAINT);
 
+    let profileEvents = 0;
+    let profileWatcher: Informer<ClusterProfile> | undefined;
+    if (PROFILES) {
+      log(`applying the ClusterProfile CRD (${CHART_CRD_FILE}) and namespace ${DEFAULT_PROFILE_NAMESPACE}`);
+      const kubectl = (args: string[]): void => {
+        execFileSync('kubectl', ['--kubeconfig', cp.kubeconfigPath, ...args], {
+          stdio: ['ignore', 'ignore', 'inherit'],
+        });
+      };
+      kubectl(['apply', '--server-side', '-f', join(ROOT, CHART_CRD_FILE)]);
+      kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd/clusterprofiles.multicluster.x-k8s.io']);
+      try {
+        kubectl(['create', 'namespace', DEFAULT_PROFILE_NAMESPACE]);
+      } catch {
+        // Karmada's playground has it already.
+      }
+      profileWatcher = new Informer<ClusterProfile>({ api, path: PROFILES_PATH, resource: 'clusterprofiles' });
+      profileWatcher.addHandlers({ onUpdate: () => void profileEvents++, onAdd: () => void profileEvents++ });
+      profileWatcher.start();
+    }
+
     log(`starting the reconciler (compiled, ${DIST})`);
     const script = `import { Command } from 'commander'; import { register } from '${join(DIST, 'src/cli/reconcile.js')}';
       const p = new Command('cluster-probe'); register(p); await p.parseAsync(process.argv.slice(1), { from: 'user' });`;
@@ -430,6 +464,7 @@ async function main(): Promise<void> {
         '0',
         ...cp.reconcileArgs,
         ...(SHARD !== undefined ? ['--shard-index', String(SHARD.index), '--shard-count', String(SHARD.count)] : []),
+        ...(PROFILES ? ['--cluster-profile-namespace', DEFAULT_PROFILE_NAMESPACE] : []),
         ...RECONCILE_ARGS,
       ],
       { stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT },
@@ -479,10 +514,26 @@ async function main(): Promise<void> {
       results.karmadaSettledS = (Date.now() - started) / 1000;
       log(`Karmada's Ready=Unknown and unreachable taint on every Cluster ${results.karmadaSettledS} s after start`);
     }
+    if (profileWatcher !== undefined) {
+      const pw = profileWatcher;
+      const done = (): boolean =>
+        pw
+          .list()
+          .filter(
+            (p) =>
+              ownsName(p.metadata?.name ?? '') &&
+              p.status?.conditions?.some((c) => c.type === PROBE_CONDITION && c.status === 'True') === true,
+          ).length === ownedCount;
+      const t = await waitUntil(`a ClusterProfile for each of ${ownedCount} Clusters`, 15 * 60_000, done);
+      results.allProfilesS = (Date.now() - started) / 1000;
+      log(`every Cluster's ClusterProfile written ${(t / 1000).toFixed(1)} s after all were healthy`);
+    }
     await sleep(PERIOD * 1000 + 2000);
 
     log(`steady state: measuring for ${STEADY_S} s`);
     const w0 = await metric(mport, 'cluster_probe_reconciler_writes_total');
+    const pw0 = await writesByKind(mport);
+    const pe0 = profileEvents;
     const m0 = modified;
     const u0 = usage(pid);
     const p0 = probes;
@@ -513,6 +564,18 @@ async function main(): Promise<void> {
       probeStartLatenessP99S: bucketQuantile(late0, late1, 0.99),
       controlPlane: processLoad(cp0, cp1, elapsedS),
     };
+    if (PROFILES) {
+      const pw1 = await writesByKind(mport);
+      const profileWrites = Object.entries(pw1)
+        .filter(([k]) => k.startsWith('profile'))
+        .reduce((n, [k, v]) => n + v - (pw0[k] ?? 0), 0);
+      Object.assign(results.steady as object, {
+        profileWrites,
+        profileWritesPerCluster: profileWrites / ownedCount,
+        profileWatchEvents: profileEvents - pe0,
+      });
+      await profileWatcher?.stop();
+    }
     log(`steady: ${JSON.stringify(results.steady)}`);
     results.scrape = await measureScrapes(mport, pid);
     log(`scrape: ${JSON.stringify(results.scrape)}`);

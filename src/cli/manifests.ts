@@ -37,6 +37,8 @@ interface ManifestsFlags {
   out?: string;
   withCrd?: boolean;
   kubeconfig?: string;
+  krewArchive?: string;
+  krewUri?: string;
 }
 
 /** Parts whose objects include webhook configurations (the ones a missing --ca-file matters for). */
@@ -102,6 +104,14 @@ export function register(program: Command): void {
       '--kubeconfig <file>',
       'with --with-crd: check the apiserver of this kubeconfig first; refuse if it is a Karmada control plane',
     )
+    .option(
+      '--krew-archive <file>',
+      'print the krew plugin manifest of `kubectl karmada-probe` for this release archive (its sha256; docs/release.md)',
+    )
+    .option(
+      '--krew-uri <url>',
+      'with --krew-archive: where the archive is downloaded from (default: the release asset)',
+    )
     .addHelpText(
       'after',
       `
@@ -123,6 +133,22 @@ Examples:
   $ cluster-probe manifests --out manifests     # regenerate the committed files (the CRD: npm run generate)`,
     )
     .action(async (flags: ManifestsFlags) => {
+      if (flags.krewUri !== undefined && flags.krewArchive === undefined)
+        throw new Error('--krew-uri goes with --krew-archive FILE');
+      if (flags.krewArchive !== undefined) {
+        const { krewManifestYaml, sha256File } = await import('../deploy/krew.js');
+        const pkg = JSON.parse(await readFile(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
+        let sha256: string;
+        try {
+          sha256 = sha256File(flags.krewArchive);
+        } catch (err) {
+          throw new Error(
+            `--krew-archive ${flags.krewArchive}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
+          );
+        }
+        process.stdout.write(krewManifestYaml({ version: pkg.version, sha256, uri: flags.krewUri }));
+        return;
+      }
       if (flags.service && flags.url) throw new Error('--service and --url exclude each other; give one');
       if (flags.withCrd && !flags.out && flags.only !== 'crd-served') {
         throw new Error(

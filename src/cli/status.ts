@@ -250,7 +250,8 @@ Exit status: 0 no Cluster failing, 1 at least one Cluster Healthy=False, 2 a usa
 be read. With --watch: the status of the last state drawn when interrupted (Ctrl-C).
 
 As a kubectl plugin: kubectl runs an executable named kubectl-cluster_probe on PATH for \`kubectl cluster-probe\`.
-The npm package installs one beside cluster-probe; elsewhere a symlink of that name to cluster-probe does.
+The npm package installs one beside cluster-probe; elsewhere a symlink of that name to cluster-probe does. Installed
+with krew, the plugin is \`kubectl karmada-probe\` (krew's naming guide: specific, kebab-case; docs/release.md).
 
 Examples:
   $ cluster-probe status --kubeconfig ~/.kube/karmada.config
@@ -258,7 +259,8 @@ Examples:
   $ cluster-probe status --watch                        # redraws on every change; Ctrl-C ends
   $ cluster-probe status -o json | jq '.clusters[] | select(.verdict == "failing") | .cluster'
   $ cluster-probe status >/dev/null || echo "a Cluster is failing"
-  $ kubectl cluster-probe status                        # the same, as a kubectl plugin`;
+  $ kubectl cluster-probe status                        # the same, as a kubectl plugin
+  $ kubectl karmada-probe status                        # the same, installed with krew`;
 
 export function register(program: Command): void {
   program
