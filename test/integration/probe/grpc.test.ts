@@ -1,5 +1,6 @@
 // The grpc handler against real grpc-js servers: every serving state of grpc.health.v1, a server without the health
 // service, a slow server and a closed port, with the kubelet's messages.
+import http2 from 'node:http2';
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
 import {
@@ -8,7 +9,7 @@ import {
   type HealthCheckRequest,
   type HealthCheckResponse,
 } from '../../../packages/probe/src/index.js';
-import { closedPort } from './servers.js';
+import { closedPort, listen } from './servers.js';
 
 const STATUS_BY_SERVICE: Record<string, number> = {
   '': 1, // SERVING
@@ -130,5 +131,40 @@ describe('grpc probe', function () {
     const res = await runProbe({ grpc: { host: 'grpc.invalid', port: 50051 } });
     expect(res.result).to.equal('failure');
     expect(res.message).to.contain('lookup grpc.invalid: no such host');
+  });
+
+  describe('an HTTP/2 server on the port that is not gRPC, worded as grpc-go words it', () => {
+    let h2c: http2.Http2Server;
+    let h2cPort: number;
+    let answer = 404;
+    before(async () => {
+      h2c = http2.createServer();
+      h2c.on('stream', (stream) => {
+        stream.respond({ ':status': answer, 'content-type': 'text/html' });
+        stream.end('<html>not grpc</html>');
+      });
+      h2cPort = await listen(h2c);
+    });
+    after(() => new Promise<void>((resolve) => h2c.close(() => resolve())));
+
+    it('a 404 is Unimplemented, with the HTTP status and the content-type in the message', async () => {
+      answer = 404;
+      const res = await runProbe({ grpc: { host: '127.0.0.1', port: h2cPort } });
+      expect(res).to.include({
+        result: 'failure',
+        message:
+          'error: this server does not implement the grpc health protocol (grpc.health.v1.Health): unexpected HTTP status code received from server: 404 (Not Found); transport: received unexpected content-type "text/html"',
+      });
+    });
+
+    it('a 200 text/html is Unknown, not a message read from the HTML', async () => {
+      answer = 200;
+      const res = await runProbe({ grpc: { host: '127.0.0.1', port: h2cPort } });
+      expect(res).to.include({
+        result: 'failure',
+        message:
+          'error: health rpc probe failed: rpc error: code = Unknown desc = transport: received unexpected content-type "text/html"',
+      });
+    });
   });
 });
