@@ -266,6 +266,7 @@ async function runReconcile(flags: ReconcileFlags): Promise<void> {
       isLeader: () => reconciler.isLeader,
       owns: (name) => (flags.clusterName !== undefined ? name === flags.clusterName : ownsCluster(name, shard)),
       onWrite: (kind, outcome) => metrics.writes.inc({ kind, outcome }),
+      onWatchRestart: (resource, reason) => metrics.watchRestarts.inc({ resource, reason }),
       resyncMs: flags.resync * 1000,
     });
     controller.start();

@@ -31,6 +31,8 @@ export interface ProfileControllerOptions {
   owns?: (name: string) => boolean;
   /** Every write, for the reconciler's writes_total{kind,outcome}. */
   onWrite?: (kind: ProfileWriteKind, outcome: ProfileWriteOutcome) => void;
+  /** Every watch restart (`profile-clusters`: its own watch of the Clusters; `clusterprofiles`), for watch_restarts_total. */
+  onWatchRestart?: (resource: 'profile-clusters' | 'clusterprofiles', reason: 'gone' | 'error' | 'resync') => void;
   now?: () => Date;
   resyncMs?: number;
   /** How often leadership is looked at (a new leader goes over every Cluster); default 2 s. */
@@ -72,21 +74,23 @@ export class ProfileController {
     this.now = options.now ?? (() => new Date());
     this.collection = `/apis/${PROFILE_GROUP}/${PROFILE_VERSION}/namespaces/${encodeURIComponent(options.namespace)}/${PROFILE_PLURAL}`;
     const resyncMs = options.resyncMs ?? 600_000;
-    const onRestart = (resource: string) => (reason: string, err?: unknown) => {
-      if (reason === 'resync') return;
-      const hint =
-        resource === 'clusterprofiles' && isStatus(err, 404)
-          ? `: the ClusterProfile CRD (${PROFILE_PLURAL}.${PROFILE_GROUP}) is not installed on this apiserver; install it (chart value clusterProfiles.installCRD=true on target=karmada-apiserver, docs/cluster-profile.md)`
-          : '';
-      options.log.warn(
-        { resource, reason, err: err === undefined ? undefined : messageOf(err) },
-        `watch restarted${hint}`,
-      );
-    };
+    const onRestart =
+      (resource: 'profile-clusters' | 'clusterprofiles') => (reason: 'gone' | 'error' | 'resync', err?: unknown) => {
+        options.onWatchRestart?.(resource, reason);
+        if (reason === 'resync') return;
+        const hint =
+          resource === 'clusterprofiles' && isStatus(err, 404)
+            ? `: the ClusterProfile CRD (${PROFILE_PLURAL}.${PROFILE_GROUP}) is not installed on this apiserver; install it (chart value clusterProfiles.installCRD=true on target=karmada-apiserver, docs/cluster-profile.md)`
+            : '';
+        options.log.warn(
+          { resource, reason, err: err === undefined ? undefined : messageOf(err) },
+          `watch restarted${hint}`,
+        );
+      };
     this.clusters = new Informer<ClusterObject>({
       api: options.api,
       path: CLUSTERS,
-      resource: 'clusters',
+      resource: 'profile-clusters',
       resyncMs,
       // Only what a profile is made of: the Cluster's whole status (API enablements, summaries) is large at scale.
       transform: (c) => ({
@@ -96,7 +100,7 @@ export class ProfileController {
           kubernetesVersion: c.status?.kubernetesVersion,
         },
       }),
-      onRestart: onRestart('clusters'),
+      onRestart: onRestart('profile-clusters'),
     });
     this.profiles = new Informer<ClusterProfile>({
       api: options.api,
