@@ -105,6 +105,22 @@ export function headerLines(fields: ReadonlyMap<string, readonly string[]>): Hea
   return out;
 }
 
+/**
+ * Go's Client.send: a URL with `user:password@` sends them as Basic authorization, unless the request has its own.
+ * (The kubelet does so for a path or a same-host Location that carries them.)
+ */
+function withUserinfoAuth(fields: ReadonlyMap<string, string[]>, u: GoUrl): ReadonlyMap<string, string[]> {
+  if (u.userinfo === undefined || (fields.get('Authorization')?.[0] ?? '') !== '') return fields;
+  const colon = u.userinfo.indexOf(':');
+  const part = (s: string): string =>
+    s.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+  const user = part(colon >= 0 ? u.userinfo.slice(0, colon) : u.userinfo);
+  const pass = colon >= 0 ? part(u.userinfo.slice(colon + 1)) : '';
+  const out = new Map(fields);
+  out.set('Authorization', [`Basic ${Buffer.from(`${user}:${pass}`, 'latin1').toString('base64')}`]);
+  return out;
+}
+
 /** Go's refererForURL: the last URL without its userinfo, none from https to http, the caller's own if it set one. */
 function refererFor(last: GoUrl, next: GoUrl): string | undefined {
   if (last.scheme === 'https' && next.scheme === 'http') return undefined;
@@ -121,7 +137,12 @@ export async function httpProbe(action: ResolvedHttpGet, env: HandlerEnv): Promi
     secureContext = ctx.context;
   }
   const initial = probeHeaders(action.httpHeaders);
-  const shown = (u: GoUrl): string => goQuote(goUrlString(u));
+  // Go's stripPassword: a URL in a message shows `user:***@`, never the password.
+  const shown = (u: GoUrl): string => {
+    const colon = u.userinfo?.indexOf(':') ?? -1;
+    const safe = colon >= 0 ? { ...u, userinfo: `${u.userinfo!.slice(0, colon)}:***` } : u;
+    return goQuote(goUrlString(safe));
+  };
   const invalid = invalidHeader(initial.fields);
   if (invalid !== undefined) return failure(`Get ${shown(first)}: ${invalid}`);
   const deadline = new Deadline(env.timeoutMs, env.signal);
@@ -134,7 +155,7 @@ export async function httpProbe(action: ResolvedHttpGet, env: HandlerEnv): Promi
         url: current,
         target: requestUri(current),
         host: host !== '' ? host : current.host,
-        headers: headerLines(fields),
+        headers: headerLines(withUserinfoAuth(fields, current)),
         guard: env.guard,
         signal: deadline.signal,
         maxBodyBytes: MAX_BODY_BYTES,

@@ -259,6 +259,19 @@ export function getOnce(opts: GetOptions): Promise<GetResponse> {
     ): void {
       const headers: Record<string, string | string[]> = { Host: o.host };
       for (const [name, values] of o.headers) headers[name] = values.length === 1 ? values[0]! : [...values];
+      // Go's transport (DisableKeepAlives) adds `Connection: close` after the caller's own Connection values, unless
+      // they already ask to close or switch protocols; Node adds it only when there is no Connection header at all.
+      const connection = o.headers.find(([n]) => n.toLowerCase() === 'connection');
+      if (connection !== undefined) {
+        const tokens = connection[1].flatMap((v) =>
+          v
+            .toLowerCase()
+            .split(',')
+            .map((t) => t.trim()),
+        );
+        const upgrade = tokens.includes('upgrade') && o.headers.some(([n]) => n.toLowerCase() === 'upgrade');
+        if (!tokens.includes('close') && !upgrade) headers[connection[0]] = [...connection[1], 'close'];
+      }
       const req = http.request({
         method: 'GET',
         // Replaced below: Node refuses a target with a space (Go sends a query's space as it is).

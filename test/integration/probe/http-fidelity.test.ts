@@ -84,6 +84,14 @@ describe('httpGet as the kubelet does it (Go net/http, followNonLocalRedirects=f
       expect(srv.requests[1]!.headers).to.deep.include(['Referer', `http://127.0.0.1:${srv.port}/r`]);
     });
 
+    it("sends a same-host Location's user:password as Basic authorization, and hides the password in messages", async () => {
+      await run([redirect(`http://user:secret@127.0.0.1:${srv.port}/ok`), ok]);
+      expect(srv.requests[1]!.headers).to.deep.include(['Authorization', 'Basic dXNlcjpzZWNyZXQ=']);
+      expect(srv.requests[1]!.headers).to.deep.include(['Referer', `http://127.0.0.1:${srv.port}/r`]);
+      const res = await run([redirect(`http://user:secret@127.0.0.1:${srv.port}/ok`), (s) => s.end()]);
+      expect(res.message).to.equal(`Get "http://user:***@127.0.0.1:${srv.port}/ok": EOF`);
+    });
+
     it('keeps a custom Host across a relative Location only', async () => {
       await run([redirect('/next'), redirect(`http://127.0.0.1:${srv.port}/abs`), ok], {
         httpHeaders: [{ name: 'Host', value: 'member.example' }],
@@ -134,6 +142,16 @@ describe('httpGet as the kubelet does it (Go net/http, followNonLocalRedirects=f
         ['X-Two', 'a'],
         ['X-Two', 'b'],
       ]);
+    });
+
+    it("adds Connection: close after a Connection header of the caller, as Go's transport without keep-alives", async () => {
+      await run([ok], { httpHeaders: [{ name: 'Connection', value: 'keep-alive' }] });
+      expect(srv.requests[0]!.headers.filter(([n]) => n === 'Connection')).to.deep.equal([
+        ['Connection', 'keep-alive'],
+        ['Connection', 'close'],
+      ]);
+      await run([ok]);
+      expect(srv.requests[0]!.headers.filter(([n]) => n === 'Connection')).to.deep.equal([['Connection', 'close']]);
     });
 
     it('sends no User-Agent when it is given empty, ours when none is given', async () => {
