@@ -588,6 +588,15 @@ const REQUESTS: ProberRow[] = [
   requestRow('request: a lowercase header name', { httpHeaders: [{ name: 'x-lower', value: 'v' }] }),
   requestRow('request: Connection: keep-alive', { httpHeaders: [{ name: 'Connection', value: 'keep-alive' }] }),
   requestRow('request: Authorization', { httpHeaders: [{ name: 'Authorization', value: 'Bearer t0ken' }] }),
+  requestRow('request: an empty Host', { httpHeaders: [{ name: 'Host', value: '' }] }),
+  requestRow('request: a header value with leading and trailing spaces', {
+    httpHeaders: [{ name: 'X-Spaced', value: '  v  ' }],
+  }),
+  // Kubernetes' and our admission refuse these two; they show what each prober does when handed one anyway.
+  requestRow('request: a header value with CR LF (header injection)', {
+    httpHeaders: [{ name: 'X-Inject', value: 'a\r\nX-Injected: yes' }],
+  }),
+  requestRow('request: a header name with a space', { httpHeaders: [{ name: 'Bad Name', value: 'v' }] }),
 ];
 
 const TLS: ProberRow[] = [

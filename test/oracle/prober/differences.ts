@@ -87,92 +87,6 @@ export const PROBER_DIFFERENCES: Readonly<Record<string, ListedDifference>> = {
       message: 'unexpected EOF',
     },
   },
-  'redirect: to a URL with user:password': {
-    why: 'undecided (issue 29): Go turns the user:password of a same-host Location into `Authorization: Basic` on the next request, so the kubelet sends credentials the member itself chose; ours drops them (it sends less than the kubelet, never more)',
-    kubelet: {
-      received: {
-        requests: [
-          {
-            target: '/',
-            headers: ['accept: */*', 'connection: close', 'host: 127.0.0.1:PORT', 'user-agent: <default user-agent>'],
-          },
-          {
-            target: '/ok',
-            headers: [
-              'accept: */*',
-              'authorization: Basic dXNlcjpzZWNyZXQ=',
-              'connection: close',
-              'host: 127.0.0.1:PORT',
-              'referer: http://127.0.0.1:PORT/',
-              'user-agent: <default user-agent>',
-            ],
-          },
-        ],
-        connections: 0,
-        checks: [],
-      },
-    },
-    ours: {
-      received: {
-        requests: [
-          {
-            target: '/',
-            headers: ['accept: */*', 'connection: close', 'host: 127.0.0.1:PORT', 'user-agent: <default user-agent>'],
-          },
-          {
-            target: '/ok',
-            headers: [
-              'accept: */*',
-              'connection: close',
-              'host: 127.0.0.1:PORT',
-              'referer: http://127.0.0.1:PORT/',
-              'user-agent: <default user-agent>',
-            ],
-          },
-        ],
-        connections: 0,
-        checks: [],
-      },
-    },
-  },
-  'request: Connection: keep-alive': {
-    why: "bug, being fixed (issue 29, the request): the kubelet sends the user's `Connection: keep-alive` and its own `Connection: close` (DisableKeepAlives); ours sends only the user's (and closes the connection anyway)",
-    kubelet: {
-      received: {
-        requests: [
-          {
-            target: '/',
-            headers: [
-              'accept: */*',
-              'connection: keep-alive',
-              'connection: close',
-              'host: 127.0.0.1:PORT',
-              'user-agent: <default user-agent>',
-            ],
-          },
-        ],
-        connections: 0,
-        checks: [],
-      },
-    },
-    ours: {
-      received: {
-        requests: [
-          {
-            target: '/',
-            headers: [
-              'accept: */*',
-              'connection: keep-alive',
-              'host: 127.0.0.1:PORT',
-              'user-agent: <default user-agent>',
-            ],
-          },
-        ],
-        connections: 0,
-        checks: [],
-      },
-    },
-  },
   'tls: a chain ours cannot verify (no CA given), 200': {
     why: WHY.tlsVerified,
     kubelet: {
@@ -256,28 +170,6 @@ export const PROBER_DIFFERENCES: Readonly<Record<string, ListedDifference>> = {
     ours: {
       verdict: 'error',
       message: 'livenessProbe.tcpSocket.port: Invalid value: 0: must be between 1 and 65535, inclusive',
-    },
-  },
-  'grpc: an HTTP/2 server answering 404 (not gRPC)': {
-    why: "bug, being fixed (issue 29, messages): both fail as Unimplemented; the details are grpc-go's in the kubelet (`unexpected HTTP status code received from server: 404 (Not Found); transport: received unexpected content-type ...`) and grpc-js's in ours",
-    kubelet: {
-      message:
-        'error: this server does not implement the grpc health protocol (grpc.health.v1.Health): unexpected HTTP status code received from server: 404 (Not Found); transport: received unexpected content-type "text/html"',
-    },
-    ours: {
-      message:
-        'error: this server does not implement the grpc health protocol (grpc.health.v1.Health): Received HTTP status code 404',
-    },
-  },
-  'grpc: an HTTP/2 server answering 200 text/html (not gRPC)': {
-    why: 'bug, being fixed (issue 29, messages): grpc-go refuses a response that is not application/grpc (code Unknown, `received unexpected content-type`); grpc-js reads the HTML as a gRPC frame and reports ResourceExhausted with a length made of its bytes',
-    kubelet: {
-      message:
-        'error: health rpc probe failed: rpc error: code = Unknown desc = transport: received unexpected content-type "text/html"',
-    },
-    ours: {
-      message:
-        'error: health rpc probe failed: rpc error: code = ResourceExhausted desc = Received message larger than max (1752460652 vs 4194304)',
     },
   },
   // end of entries

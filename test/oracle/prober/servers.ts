@@ -100,7 +100,9 @@ export function parseRequestHead(head: string): ReceivedRequest {
   for (const line of lines) {
     if (line === '') continue;
     const colon = line.indexOf(':');
-    headers.push(colon < 0 ? [line, ''] : [line.slice(0, colon), line.slice(colon + 1).trim()]);
+    // Only the one space every client writes after the colon is dropped: whatever else was sent stays visible.
+    const value = colon < 0 ? '' : line.slice(colon + 1);
+    headers.push(colon < 0 ? [line, ''] : [line.slice(0, colon), value.startsWith(' ') ? value.slice(1) : value]);
   }
   return { target, headers };
 }
