@@ -6,8 +6,8 @@
 // pkg/kubelet/prober itself cannot be imported for this: its prober type and newProber are unexported and its probe()
 // needs a Pod, a container runtime and an event recorder. So the three small pieces of it that decide the outcome are
 // mirrored here, each naming the lines of k8s.io/kubernetes@v1.35.4/pkg/kubelet/prober it follows: runProbe's
-// handler dispatch (prober.go 151-199), runProbeWithRetries (prober.go 138-149, maxProbeRetries = 3 at line 41: retried
-// only while the handler returns an error) and probe()'s mapping of the result (prober.go 102-135: an error is
+// handler dispatch (prober.go 151-203), runProbeWithRetries (prober.go 138-149, maxProbeRetries = 3 at line 41: retried
+// only while the handler returns an error) and probe()'s mapping of the result (prober.go 102-133: an error is
 // "errored", which worker.go 349-352 throws away; Warning is a success whose output goes to an event).
 //
 // The kubelet's User-Agent is kube-probe/<major>.<minor> from k8s.io/component-base/version, stamped at build time by
@@ -61,14 +61,14 @@ type output struct {
 	Fault string `json:"fault,omitempty"`
 }
 
-// The kubelet's probers, built once as newProber builds them (prober.go 60-72): followNonLocalRedirects = false.
+// The kubelet's probers, built once as newProber builds them (prober.go 56-69): followNonLocalRedirects = false.
 var (
 	httpProber = httpprobe.New(false)
 	tcpProber  = tcpprobe.New()
 	grpcProber = grpcprobe.New()
 )
 
-// runProbe mirrors prober.go 151-199 for the handlers a Cluster can have (exec has no counterpart). The container has
+// runProbe mirrors prober.go 151-203 for the handlers a Cluster can have (exec has no counterpart). The container has
 // no ports (named ports are resolved against them: a Cluster's are not), and status.PodIP is the case's podIP.
 func runProbe(p *v1.Probe, podIP string) (probe.Result, string, error) {
 	timeout := time.Duration(p.TimeoutSeconds) * time.Second
@@ -125,7 +125,7 @@ func run(in input) output {
 	}
 	result, out, err, attempts := runProbeWithRetries(in.Probe, in.PodIP, maxProbeRetries)
 	o.Result, o.Output, o.Attempts = string(result), out, attempts
-	// prober.go 102-135: an error makes the result Failure and is returned (errored); Success and Warning are
+	// prober.go 102-133: an error makes the result Failure and is returned (errored); Success and Warning are
 	// results.Success; Failure, Unknown and anything else are results.Failure.
 	switch {
 	case err != nil:
