@@ -14,6 +14,7 @@ import {
 } from '@karmada-cluster-probe/schema/api';
 import type { Cluster } from '@karmada-cluster-probe/schema/api';
 import { WITHHELD_REASONS } from '../facts/disruption.js';
+import { KARMADA_READY_CONDITION } from '../facts/karmada.js';
 import { HEALTHY_CONDITION, INVALID_PROBE_REASON } from '../reconciler/desired-state.js';
 
 export const OUTPUTS = ['table', 'wide', 'json', 'yaml'] as const;
@@ -108,7 +109,7 @@ function probeOf(cluster: Cluster): Pick<StatusRow, 'probe' | 'probeSource'> {
 export function statusRow(cluster: Cluster): StatusRow {
   const conditions = cluster.status?.conditions ?? [];
   const healthy = conditions.find((c) => c.type === HEALTHY_CONDITION);
-  const ready = conditions.find((c) => c.type === 'Ready');
+  const ready = conditions.find((c) => c.type === KARMADA_READY_CONDITION);
   const probe = probeOf(cluster);
   const status = healthy?.status;
   const reason = healthy?.reason;

@@ -9,6 +9,7 @@ import {
   CLUSTER_MANAGER_NAME,
   CONDITION_REASON,
   CONTROL_PLANE_HEALTHY,
+  KARMADA_READY_CONDITION,
   MANAGED_BY,
   MANAGED_BY_LABEL,
   MAX_MESSAGE_LENGTH,
@@ -231,7 +232,7 @@ export function viewOf(cluster: {
   return {
     name: cluster.metadata?.name ?? '',
     healthy: conditions.find((c) => c.type === HEALTHY_CONDITION),
-    ready: conditions.find((c) => c.type === 'Ready'),
+    ready: conditions.find((c) => c.type === KARMADA_READY_CONDITION),
     kubernetesVersion: cluster.status?.kubernetesVersion,
   };
 }

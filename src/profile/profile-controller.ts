@@ -7,7 +7,14 @@ import { isStatus, Informer, type KubeApi } from '../kube/index.js';
 import { messageOf } from '@karmada-cluster-probe/schema/api';
 import type { Condition } from '@karmada-cluster-probe/schema';
 import { isOurs, planProfile, planRemoval, viewOf, type ClusterProfile, type ClusterView } from './desired-profile.js';
-import { FIELD_MANAGER, PROFILE_GROUP, PROFILE_PLURAL, PROFILE_VERSION } from './profile-facts.js';
+import { HEALTHY_CONDITION } from '../reconciler/desired-state.js';
+import {
+  FIELD_MANAGER,
+  KARMADA_READY_CONDITION,
+  PROFILE_GROUP,
+  PROFILE_PLURAL,
+  PROFILE_VERSION,
+} from './profile-facts.js';
 
 const CLUSTERS = '/apis/cluster.karmada.io/v1alpha1/clusters';
 
@@ -96,7 +103,9 @@ export class ProfileController {
       transform: (c) => ({
         metadata: { name: c.metadata?.name, resourceVersion: c.metadata?.resourceVersion },
         status: {
-          conditions: (c.status?.conditions ?? []).filter((x) => x.type === 'Ready' || x.type === 'Healthy'),
+          conditions: (c.status?.conditions ?? []).filter(
+            (x) => x.type === KARMADA_READY_CONDITION || x.type === HEALTHY_CONDITION,
+          ),
           kubernetesVersion: c.status?.kubernetesVersion,
         },
       }),

@@ -1,6 +1,7 @@
 // The Cluster Inventory API's names (sigs.k8s.io/cluster-inventory-api, apis/v1alpha1/clusterprofile_types.go) and
 // this project's choices as a ClusterProfile producer: the one home the controller, the CLI, the chart test and the
 // docs (docs/cluster-profile.md) read. Pure data.
+import { DEFAULT_SKIPPED_PROPAGATING_NAMESPACES, isKarmadaReservedNamespace } from '../facts/karmada.js';
 
 /** The pinned upstream module the CRD comes from (its go.sum line; `go mod download` checks it against sum.golang.org). */
 export const CLUSTER_INVENTORY_MODULE = Object.freeze({
@@ -23,6 +24,7 @@ export const PROFILE_PLURAL = 'clusterprofiles';
 export const CLUSTER_MANAGER_LABEL = 'x-k8s.io/cluster-manager';
 /** The cluster manager these profiles describe: Karmada manages the members; we only publish its view. */
 export const CLUSTER_MANAGER_NAME = 'karmada';
+export { KARMADA_READY_CONDITION } from '../facts/karmada.js';
 /** `ClusterConditionControlPlaneHealthy`: multicluster-runtime engages a cluster only while it is True. */
 export const CONTROL_PLANE_HEALTHY = 'ControlPlaneHealthy';
 /** Our own condition, domain-prefixed as metav1.Condition allows: the probe's result and message as the Cluster has it. */
@@ -47,9 +49,9 @@ export const DEFAULT_PROFILE_NAMESPACE = 'karmada-cluster';
  * which an operator can change).
  */
 export function propagationSkipped(namespace: string): 'reserved' | 'default-skip' | undefined {
-  if (namespace === 'karmada-system' || namespace === 'karmada-cluster' || namespace.startsWith('karmada-es-'))
-    return 'reserved';
-  if (/^kube-.*$/.test(namespace)) return 'default-skip';
+  if (isKarmadaReservedNamespace(namespace)) return 'reserved';
+  // As Karmada compiles each --skipped-propagating-namespaces expression: `^%s$` (SkippedNamespacesRegexps).
+  if (DEFAULT_SKIPPED_PROPAGATING_NAMESPACES.some((re) => new RegExp(`^${re}$`).test(namespace))) return 'default-skip';
   return undefined;
 }
 

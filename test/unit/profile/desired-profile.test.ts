@@ -8,12 +8,14 @@ import {
   CLUSTER_MANAGER_LABEL,
   CLUSTER_MANAGER_NAME,
   CONTROL_PLANE_HEALTHY,
+  DEFAULT_PROFILE_NAMESPACE,
   MANAGED_BY,
   MANAGED_BY_LABEL,
   PROBE_CONDITION,
   controlPlaneHealthy,
   planProfile,
   planRemoval,
+  propagationSkipped,
   viewOf,
   type ClusterProfile,
   type ClusterView,
@@ -218,5 +220,16 @@ describe('ClusterProfile: what it says (desired-profile)', () => {
       'True',
       'v1.35.4',
     ]);
+  });
+});
+
+describe('ClusterProfile: namespaces Karmada never propagates from', () => {
+  it('knows the reserved ones (names.IsReservedNamespace) and the default --skipped-propagating-namespaces', () => {
+    expect(propagationSkipped(DEFAULT_PROFILE_NAMESPACE)).to.equal('reserved');
+    expect(propagationSkipped('karmada-system')).to.equal('reserved');
+    expect(propagationSkipped('karmada-es-member1')).to.equal('reserved');
+    expect(propagationSkipped('kube-inventory')).to.equal('default-skip');
+    expect(propagationSkipped('default')).to.equal(undefined);
+    expect(propagationSkipped('fleet')).to.equal(undefined);
   });
 });
