@@ -3,7 +3,7 @@
 import http2 from 'node:http2';
 import https from 'node:https';
 import { expect } from 'chai';
-import { runProbe, type HttpGetAction } from '../../../packages/probe/src/index.js';
+import { MAX_RESPONSE_HEADER_BYTES, runProbe, type HttpGetAction } from '../../../packages/probe/src/index.js';
 import { b64, testPki, type TestPki } from './certs.js';
 import { close, listen } from './servers.js';
 
@@ -95,7 +95,7 @@ describe('httpGet probe over HTTPS', function () {
           stream.respond({ ':status': 200 });
           stream.end(Buffer.alloc(1024 * 1024, 0x61));
         } else if (path.startsWith('/huge-headers')) {
-          stream.respond({ ':status': 200, 'x-big': 'a'.repeat(80 * 1024) });
+          stream.respond({ ':status': 200, 'x-big': 'a'.repeat(MAX_RESPONSE_HEADER_BYTES + 1024) });
           stream.end();
         } else if (path.startsWith('/redirect')) {
           stream.respond({ ':status': 302, location: '/status/503' });
@@ -147,7 +147,7 @@ describe('httpGet probe over HTTPS', function () {
       const res = await https_(h2Port, { caBundle: b64(pki.caPem), path: '/huge-headers' });
       expect(res).to.include({
         result: 'failure',
-        message: `Get "https://127.0.0.1:${h2Port}/huge-headers": http2: the server closed the stream without a response (response headers are bounded to 65536 bytes)`,
+        message: `Get "https://127.0.0.1:${h2Port}/huge-headers": http2: the server closed the stream without a response (response headers are bounded to ${MAX_RESPONSE_HEADER_BYTES} bytes)`,
       });
     });
 
