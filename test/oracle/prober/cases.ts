@@ -488,7 +488,7 @@ const REDIRECTS: ProberRow[] = [
     redirect((c) => `ftp://${hostPort(c.self)}/file`),
   ),
   httpRow('redirect: to file:///etc/passwd', redirect('file:///etc/passwd')),
-  httpRow('redirect: to an unparsable URL (http://[::1)', redirect('http://[::1')),
+  httpRow('redirect: to an unparsable URL (an IPv6 bracket never closed)', redirect('http://[::1')),
   httpRow('redirect: to a path with %zz', redirect('/%zz')),
   httpRow('redirect: to a host with a space', redirect('http://a b/')),
   httpRow('redirect: to a path with a space', redirect('/a b')),
