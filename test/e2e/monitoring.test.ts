@@ -8,7 +8,9 @@
 // `kubectl cluster-probe`, and `--watch` under a real pseudo-terminal (script(1)) redrawing on a change, Ctrl-C ending it.
 // The same Prometheus scrapes the playground's real karmada-controller-manager (its `cluster_ready_state` on
 // `member_cluster`): the join alert ClusterProbeKarmadaReadyButFailing fires for member1 once its every Node is NotReady
-// while Karmada's own cluster_ready_state for it stays 1, as only this project can tell.
+// while Karmada's own cluster_ready_state for it stays 1, as only this project can tell; and the reverse,
+// ClusterProbeHealthyButKarmadaNotReady, fires for member2 once its kube-apiserver is killed (Karmada's /readyz
+// refused, cluster_ready_state 0) while our probe of member2's workload endpoint still succeeds.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,7 +25,7 @@ import { ALERT_DEFAULTS, type AlertParams } from '../../src/deploy/alerts.js';
 import { dashboardPanels } from '../../src/deploy/dashboard.js';
 import { rulesFile } from '../../src/deploy/monitoring.js';
 import { startKarmada, type KarmadaControlPlane } from '../../src/dev/karmada.js';
-import { alive, cmdline } from '../../src/dev/member-faults.js';
+import { alive, cmdline, killApiServer } from '../../src/dev/member-faults.js';
 import {
   sleep,
   startHealthServer,
@@ -48,6 +50,9 @@ const PARAMS: AlertParams = {
 };
 const FAILING_ALERT = 'ClusterProbeClusterFailing';
 const JOIN_ALERT = 'ClusterProbeKarmadaReadyButFailing';
+const REVERSE_ALERT = 'ClusterProbeHealthyButKarmadaNotReady';
+/** Karmada's status controller: every 2 s, one failed /readyz is Ready=False (its thresholds 0 s; defaults 10 s, 30 s). */
+const KARMADA_STATUS_EVERY_S = 2;
 
 /**
  * host:port of karmada-controller-manager's /metrics, from its command line (src/dev/karmada.ts binds it to a free
@@ -123,7 +128,12 @@ describe('Karmada v1.18.2 + Prometheus: per-Cluster metrics, the failing alert, 
 
   before(async function () {
     const promDir = prometheusBinDir();
-    karmada = await startKarmada({ members: 2, nodesPerMember: 1 });
+    karmada = await startKarmada({
+      members: 2,
+      nodesPerMember: 1,
+      clusterStatusUpdateSeconds: KARMADA_STATUS_EVERY_S,
+      extraControllerManagerArgs: ['--cluster-failure-threshold=0s', '--cluster-success-threshold=0s'],
+    });
     names = karmada.members.map((m) => m.name).sort();
     const kc = new KubeConfig();
     kc.loadFromFile(karmada.host.kubeconfigPath);
@@ -463,6 +473,36 @@ describe('Karmada v1.18.2 + Prometheus: per-Cluster metrics, the failing alert, 
       `${JOIN_ALERT} resolved`,
       60_000,
       async () => (await prometheus!.alerts()).every((a) => a.labels.alertname !== JOIN_ALERT),
+      250,
+    );
+  });
+  it(`member2's kube-apiserver killed while its workload endpoint answers fires ${REVERSE_ALERT} for member2 alone, not ${JOIN_ALERT}`, async () => {
+    const member2 = karmada!.members.find((m) => m.name === 'member2')!;
+    const killed = await killApiServer(member2.controlPlane);
+    try {
+      const firing = await waitFor(
+        `${REVERSE_ALERT} firing`,
+        90_000,
+        async () => {
+          const f = (await prometheus!.alerts()).filter(
+            (a) => a.labels.alertname === REVERSE_ALERT && a.state === 'firing',
+          );
+          return f.length > 0 ? f : undefined;
+        },
+        250,
+      );
+      expect(firing.map((a) => a.labels[CLUSTER_LABEL])).to.deep.equal(['member2']);
+      const ready = await prometheus!.query(`${KARMADA_METRICS.clusterReady}{${CLUSTER_LABEL}="member2"}`);
+      expect(ready.map((s) => s.value[1])).to.deep.equal(['0']);
+      expect(await healthyOf('member2')).to.equal('True');
+      expect((await prometheus!.alerts()).filter((a) => a.labels.alertname === JOIN_ALERT)).to.deep.equal([]);
+    } finally {
+      await killed.restart();
+    }
+    await waitFor(
+      `${REVERSE_ALERT} resolved`,
+      90_000,
+      async () => (await prometheus!.alerts()).every((a) => a.labels.alertname !== REVERSE_ALERT),
       250,
     );
   });
