@@ -111,9 +111,10 @@ describe('cluster-probe probe', function () {
     expect((await cli({ file: 'member-apiserver.yaml', tokenFile: 'token', caFile: 'ca.crt' }, files)).code).to.equal(
       0,
     );
+    // Refused credentials are the probe's own fault, an errored probe (result error), not a verdict on the member.
     const denied = await cli({ file: 'member-apiserver.yaml', caFile: 'ca.crt' }, files);
-    expect(denied.code).to.equal(1);
-    expect(denied.stdout).to.contain('statuscode: 401');
+    expect(denied.code).to.equal(2);
+    expect(denied.stdout).to.contain("statuscode: 401: the member refused the probe's credentials");
     const insecure = await cli(
       { file: 'member-apiserver.yaml', tokenFile: 'token', insecureSkipTlsVerify: true },
       files,
