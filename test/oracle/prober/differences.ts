@@ -12,16 +12,12 @@ export interface ListedDifference extends RowDifference {
 
 /** Reasons shared by several rows. */
 export const WHY = {
-  parserWording:
-    "bug, being fixed (issue 29, messages): both fail, but ours words it as Node's HTTP parser (llhttp) does, where the kubelet's message is Go's net/http (`net/http: HTTP/1.x transport connection broken: ...`); docs/probe.md promises the kubelet's wording",
-  earlyClose:
-    'bug, being fixed (issue 29, messages): the server closes inside the response head; Go says what it had read (a malformed status, a missing colon, unexpected EOF), ours says EOF as if nothing had come',
-  closedInBody:
-    'bug, being fixed (issue 29, messages): both are errored probes (the body cannot be read); the server closes the connection cleanly inside the body, which the kubelet calls unexpected EOF and ours a reset',
   tlsVerified:
     'kept on purpose (docs/probe.md, httpGet, "Stricter than the kubelet"): the kubelet never verifies HTTPS (InsecureSkipVerify); ours verifies against caBundle or the system roots unless insecureSkipTLSVerify opts out, because a Cluster is probed across networks where an unverified endpoint is whoever answers. Received: nothing, as the handshake fails before the request',
-  portAtAdmission:
-    'kept on purpose: the kubelet meets a port it cannot resolve only when it probes, as an errored probe (retried 3 times, thrown away by its worker); ours reports it at once as a configuration error (result error, no code: Healthy=Unknown, no taint), which admission refuses before (docs/probe.md, "Named ports"), as Kubernetes\' own validation refuses port 0',
+  unresolvedPort:
+    'kept on purpose: both find out only when probing (admission accepts any IANA_SVC_NAME, as Kubernetes does). The kubelet has an errored probe (the container has no such port; retried 3 times, thrown away by its worker: the Pod is neither restarted nor marked); ours has a configuration error (result error, no code: Healthy=Unknown, no taint), as a Cluster has no container ports and names resolve against the IANA table (docs/probe.md, "Named ports"). Neither moves the verdict; ours says why',
+  portZero:
+    "kept on purpose: port 0 is refused at admission on both sides (Kubernetes: must be between 1 and 65535); handed to the engine anyway (the library API), ours reports the configuration error at once where the kubelet's prober has an errored probe (retried 3 times, thrown away by its worker)",
 } as const;
 
 export const PROBER_DIFFERENCES: Readonly<Record<string, ListedDifference>> = {
@@ -150,7 +146,7 @@ export const PROBER_DIFFERENCES: Readonly<Record<string, ListedDifference>> = {
     },
   },
   'tcp: a port name nobody knows': {
-    why: WHY.portAtAdmission,
+    why: WHY.unresolvedPort,
     kubelet: {
       verdict: 'errored',
       message: 'strconv.Atoi: parsing "no-such-port": invalid syntax',
@@ -162,7 +158,7 @@ export const PROBER_DIFFERENCES: Readonly<Record<string, ListedDifference>> = {
     },
   },
   'tcp: port 0': {
-    why: WHY.portAtAdmission,
+    why: WHY.portZero,
     kubelet: {
       verdict: 'errored',
       message: 'invalid port number: 0',
