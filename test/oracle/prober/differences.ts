@@ -23,7 +23,7 @@ export const WHY = {
 export const PROBER_DIFFERENCES: Readonly<Record<string, ListedDifference>> = {
   // entries: written by figures.ts --write
   'hostile: two equal Content-Length headers': {
-    why: "bug, being fixed (issue 29, HTTP/1.x leniency): Go accepts Content-Length repeated with one value (RFC 9112 section 6.3 allows it) and the kubelet passes; Node's parser refuses it and ours fails",
+    why: "bug, being fixed (issue 29, HTTP/1.x leniency): Go accepts Content-Length repeated with one value (RFC 9110 section 8.6 allows it) and the kubelet passes; Node's parser refuses it and ours fails",
     kubelet: {
       verdict: 'success',
     },
