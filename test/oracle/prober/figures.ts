@@ -49,7 +49,8 @@ function printFigures(): void {
     }
   }
 
-  console.log(`prober table: ${runs.length} rows in ${seconds} s`);
+  const byHandler = ['httpGet', 'tcpSocket', 'grpc'].map((h) => `${h} ${runs.filter((r) => r.handler === h).length}`);
+  console.log(`prober table: ${runs.length} rows (${byHandler.join(', ')}) in ${seconds} s`);
   console.log(`  agree with the kubelet:   ${agree}`);
   console.log(`  documented differences:   ${documented}`);
   console.log(

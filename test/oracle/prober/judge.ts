@@ -77,6 +77,7 @@ export interface OracleOutput {
 
 export interface RowRun {
   name: string;
+  handler: 'httpGet' | 'tcpSocket' | 'grpc';
   kubelet: Side;
   ours: Side;
   oracle: OracleOutput;
@@ -310,6 +311,7 @@ export async function runRow(row: ProberRow, oracle: ProberOracle): Promise<RowR
         : oursSide(result as ProbeResult, oursRec);
     return {
       name: row.name,
+      handler: 'httpGet' in probe ? 'httpGet' : 'tcpSocket' in probe ? 'tcpSocket' : 'grpc',
       kubelet: kubeletSide(oracleOut, kubeRec),
       ours,
       oracle: oracleOut,
