@@ -275,6 +275,30 @@ const ORDINARY_HTTP: ProberRow[] = [
     'http: 200 with a 1 MiB body ended by close',
     raw(`HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n${big(1024 * KIB)}`),
   ),
+  serverRow(
+    'http: refused',
+    () => refusedPort(V4),
+    (t) => ({
+      timeoutSeconds: ANSWERS,
+      httpGet: { host: t.host, port: t.port, path: '/' },
+    }),
+  ),
+  serverRow(
+    'https: refused',
+    () => refusedPort(V4),
+    (t) => ({
+      timeoutSeconds: ANSWERS,
+      httpGet: { scheme: 'HTTPS', host: t.host, port: t.port, path: '/', insecureSkipTLSVerify: true },
+    }),
+  ),
+  serverRow(
+    'http: black-holed (timeout 1 s)',
+    () => blackHole(V4),
+    (t) => ({
+      timeoutSeconds: TIMES_OUT,
+      httpGet: { host: t.host, port: t.port, path: '/' },
+    }),
+  ),
   httpRow('http: headers after 300 ms (timeout 5 s)', later(reply(200, { body: 'ok' }))),
   httpRow('http: no answer (timeout 1 s)', silent, { timeoutSeconds: TIMES_OUT }),
   httpRow(
@@ -685,6 +709,7 @@ const GRPC: ProberRow[] = [
   grpcRow('grpc: PermissionDenied', health({ code: grpc.status.PERMISSION_DENIED, details: 'go away' })),
   grpcRow('grpc: Unavailable from the handler', health({ code: grpc.status.UNAVAILABLE, details: 'draining' })),
   grpcRow('grpc: a health check that never answers (timeout 1 s)', health('hang'), TIMES_OUT),
+  grpcRow('grpc: SERVING after 300 ms (timeout 5 s)', health({ status: 1, afterMs: SLOW_MS })),
   grpcRow('grpc: no health service (Unimplemented)', () => grpcServer(V4)),
   grpcRow('grpc: SERVING on ::1', health({ status: 1 }, V6)),
   grpcRow('grpc: a non-ASCII service name', health({ status: 1 }), ANSWERS, 'svc/ü'),

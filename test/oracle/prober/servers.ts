@@ -205,7 +205,7 @@ export async function h2OnlyServer(
 }
 
 /** What a health server answers to one Check: a status number, a gRPC error, or nothing (held until the deadline). */
-export type CheckAnswer = { status: number } | { code: grpc.status; details: string } | 'hang';
+export type CheckAnswer = { status: number; afterMs?: number } | { code: grpc.status; details: string } | 'hang';
 
 /** A gRPC server; with `check`, it serves grpc.health.v1.Health, else no service at all (Unimplemented). */
 export async function grpcServer(host: string, check?: (service: string) => CheckAnswer): Promise<RunningServer> {
@@ -231,8 +231,10 @@ export async function grpcServer(host: string, check?: (service: string) => Chec
           const timer = setTimeout(release, HOLD_CAP_MS);
           timer.unref();
           held.add(release);
-        } else if ('status' in answer) cb(null, { status: answer.status });
-        else cb({ code: answer.code, details: answer.details });
+        } else if ('status' in answer) {
+          if (answer.afterMs === undefined) cb(null, { status: answer.status });
+          else setTimeout(() => cb(null, { status: answer.status }), answer.afterMs).unref();
+        } else cb({ code: answer.code, details: answer.details });
       },
     });
   }
