@@ -1,16 +1,20 @@
 // The ClusterProfile producer on a real Karmada v1.18.2 (src/dev/karmada.ts, members with real kube-apiservers and
-// Node objects): the CRD from the chart's file (upstream's, pinned), `cluster-probe reconcile
-// --cluster-profile-namespace karmada-cluster`. The profile appears with both conditions, flips with the probe's
+// Node objects): the chart's karmada-apiserver half rendered by helm with clusterProfiles.enabled and installCRD
+// (upstream's CRD, pinned; the reconciler's RBAC, checked with `kubectl auth can-i` as its ServiceAccount), then
+// `cluster-probe reconcile --cluster-profile-namespace karmada-cluster`. The profile appears with both conditions, flips with the probe's
 // verdict (every Node of member1 NotReady while Karmada keeps calling it Ready), shows the disruption guard's
 // withheld verdict as Unknown (never False), takes 0 writes in steady state, is never propagated to a member even
 // under a ClusterPropagationPolicy that selects every ClusterProfile (while one in `default` is), only gains our
 // condition where another manager owns the profile, and goes with its Cluster.
+import { spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { parseAllDocuments } from 'yaml';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient, type KubeApi } from '../../src/reconciler/index.js';
 import { startKarmada, type KarmadaControlPlane } from '../../src/dev/karmada.js';
 import {
-  CHART_CRD_FILE,
   CLUSTER_MANAGER_LABEL,
   CLUSTER_MANAGER_NAME,
   CONTROL_PLANE_HEALTHY,
@@ -23,7 +27,40 @@ import {
 import type { Cluster } from '../../packages/schema/src/schema/index.js';
 import { sleep, startReconciler, waitFor, type ReconcilerProcess } from './support/reconciler-env.js';
 
+const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const NS = 'karmada-cluster';
+const RELEASE_NS = 'cluster-probe-system';
+const SA = `system:serviceaccount:${RELEASE_NS}:cluster-probe-reconciler`;
+
+/** The chart's karmada-apiserver half with the producer on, rendered by the helm the chart tests build. */
+function renderChart(): string {
+  const built = spawnSync(process.execPath, [join(REPO, 'scripts', 'build-helm.mjs')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    timeout: 30 * 60_000,
+  });
+  const dir = built.stdout.trim().split('\n').pop() ?? '';
+  if (built.status !== 0 || dir === '') throw new Error(`scripts/build-helm.mjs failed (exit ${built.status})`);
+  const r = spawnSync(
+    join(dir, 'helm'),
+    [
+      'template',
+      'cluster-probe',
+      join(REPO, 'charts', 'karmada-cluster-probe'),
+      '-n',
+      RELEASE_NS,
+      '--set',
+      'target=karmada-apiserver',
+      '--set',
+      'clusterProfiles.enabled=true',
+      '--set',
+      'clusterProfiles.installCRD=true',
+    ],
+    { encoding: 'utf8' },
+  );
+  if (r.status !== 0) throw new Error(`helm template: ${r.stderr}`);
+  return r.stdout;
+}
 const CLUSTERS = '/apis/cluster.karmada.io/v1alpha1/clusters';
 const PROFILES = `/apis/${PROFILE_API_VERSION}/namespaces/${NS}/clusterprofiles`;
 const PROBE_ANNOTATION = 'cluster.karmada.io/liveness-probe';
@@ -62,7 +99,11 @@ describe('Karmada v1.18.2: the ClusterProfile producer (e2e)', function () {
     const kc = new KubeConfig();
     kc.loadFromFile(karmada.host.kubeconfigPath);
     api = new KubeClient(kc);
-    await kubectl(['apply', '--server-side', '-f', CHART_CRD_FILE]);
+    const rendered = renderChart();
+    const kinds = parseAllDocuments(rendered).map((d) => (d.toJS() as { kind?: string } | null)?.kind);
+    expect(kinds).to.include('CustomResourceDefinition');
+    await kubectl(['create', 'namespace', RELEASE_NS]);
+    await kubectl(['apply', '--server-side', '-f', '-'], rendered);
     await kubectl([
       'wait',
       '--for=condition=Established',
@@ -113,6 +154,19 @@ describe('Karmada v1.18.2: the ClusterProfile producer (e2e)', function () {
   after(async () => {
     await reconciler?.kill('SIGTERM');
     await karmada?.stop();
+  });
+
+  it('the chart installs upstream’s CRD (v1alpha1) and lets the reconciler’s identity write profiles in karmada-cluster only', async () => {
+    const crd = JSON.parse(await kubectl(['get', 'crd', 'clusterprofiles.multicluster.x-k8s.io', '-o', 'json'])) as {
+      spec: { versions: { name: string }[] };
+    };
+    expect(crd.spec.versions.map((v) => v.name)).to.deep.equal(['v1alpha1']);
+    const can = async (verb: string, resource: string, ns: string): Promise<string> =>
+      (await karmada!.kubectl(['auth', 'can-i', verb, resource, '-n', ns, `--as=${SA}`])).stdout.trim();
+    for (const verb of ['get', 'list', 'watch', 'create', 'patch', 'delete'])
+      expect(await can(verb, 'clusterprofiles.multicluster.x-k8s.io', NS), verb).to.equal('yes');
+    expect(await can('patch', 'clusterprofiles.multicluster.x-k8s.io/status', NS)).to.equal('yes');
+    expect(await can('patch', 'clusterprofiles.multicluster.x-k8s.io', 'default')).to.equal('no');
   });
 
   it('member1’s profile appears: the cluster-manager label and spec, ControlPlaneHealthy and our condition True, the Kubernetes version', async () => {
