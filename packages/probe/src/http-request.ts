@@ -311,6 +311,13 @@ export function getOnce(opts: GetOptions): Promise<GetResponse> {
         });
       });
       req.on('response', (res) => {
+        // What llhttp's lenient mode reads but Go's client refuses (a control byte in a header value, a transfer
+        // coding other than chunked): refused here too, in Go's words, so the verdict is the kubelet's.
+        const goRefuses = goResponseHeadError(Buffer.concat(head).toString('latin1'), false);
+        if (goRefuses !== undefined) {
+          fail(new GoProtocolError(`net/http: HTTP/1.x transport connection broken: ${goRefuses}`));
+          return;
+        }
         phase = 'body';
         const status = res.statusCode ?? 0;
         const location = firstHeader(res.headers.location);

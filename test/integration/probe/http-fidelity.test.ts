@@ -189,6 +189,27 @@ describe('httpGet as the kubelet does it (Go net/http, followNonLocalRedirects=f
       });
     }
 
+    const refused: [string, string, string][] = [
+      [
+        'a NUL in a header value',
+        'HTTP/1.1 200 OK\r\nX-A: a\x00b\r\nContent-Length: 2\r\n\r\nok',
+        'malformed MIME header line: "X-A: a\\x00b"',
+      ],
+      [
+        'Transfer-Encoding gzip, chunked',
+        'HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n',
+        'unsupported transfer encoding: "gzip, chunked"',
+      ],
+    ];
+    for (const [what, text, go] of refused) {
+      it(`fails on ${what}, which llhttp's lenient mode reads and Go refuses, in Go's words`, async () => {
+        expect(await run([text])).to.include({
+          result: 'failure',
+          message: `Get "http://127.0.0.1:${srv.port}/r": net/http: HTTP/1.x transport connection broken: ${go}`,
+        });
+      });
+    }
+
     it('fails on a header block above MAX_RESPONSE_HEADER_BYTES (Go allows 10 MiB; our bound per probe, docs/probe.md)', async () => {
       const res = await run([
         `HTTP/1.1 200 OK\r\nX-Big: ${'a'.repeat(MAX_RESPONSE_HEADER_BYTES + 1024)}\r\nContent-Length: 2\r\n\r\nok`,
