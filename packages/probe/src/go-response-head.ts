@@ -33,6 +33,10 @@ class Lines {
   peek(): string | undefined {
     return this.data[this.pos];
   }
+
+  get offset(): number {
+    return this.pos;
+  }
 }
 
 const FIELD_BYTE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]$/;
@@ -66,32 +70,45 @@ function goAtoi3(s: string): number | undefined {
  * when Go reads it without error as far as it goes. `closed`: the server closed, no more bytes will come.
  */
 export function goResponseHeadError(data: string, closed: boolean): string | undefined {
+  const head = goReadResponseHead(data, closed);
+  return 'error' in head ? head.error : undefined;
+}
+
+/** A head as Go's ReadResponse reads it: its error, or its status and fields (names in lower case) and where it ends. */
+export type GoHead =
+  | { error: string }
+  | { needMore: true }
+  | { status: number; fields: ReadonlyMap<string, readonly string[]>; end: number };
+
+export function goReadResponseHead(data: string, closed: boolean): GoHead {
+  const fail = (error: string): GoHead => ({ error });
+  const more: GoHead = { needMore: true };
   const lines = new Lines(data, closed);
   const status = lines.next();
-  if (status === NEED_MORE) return undefined;
-  if (status === EOF) return 'unexpected EOF';
+  if (status === NEED_MORE) return more;
+  if (status === EOF) return fail('unexpected EOF');
   const sp = status.indexOf(' ');
-  if (sp < 0) return `malformed HTTP response ${goQuote(status)}`;
+  if (sp < 0) return fail(`malformed HTTP response ${goQuote(status)}`);
   const proto = status.slice(0, sp);
   const rest = status.slice(sp + 1).replace(/^ +/, '');
   const code = rest.split(' ')[0] ?? '';
-  if (code.length !== 3) return `malformed HTTP status code ${goQuote(code)}`;
+  if (code.length !== 3) return fail(`malformed HTTP status code ${goQuote(code)}`);
   const n = goAtoi3(code);
-  if (n === undefined || n < 0) return `malformed HTTP status code ${goQuote(code)}`;
-  if (!goHttpVersionOk(proto)) return `malformed HTTP version ${goQuote(proto)}`;
+  if (n === undefined || n < 0) return fail(`malformed HTTP status code ${goQuote(code)}`);
+  if (!goHttpVersionOk(proto)) return fail(`malformed HTTP version ${goQuote(proto)}`);
 
   const first = lines.peek();
   if (first === ' ' || first === '\t') {
     const l = lines.next();
-    return typeof l === 'string' ? `malformed MIME header initial line: ${goQuote(l.slice(0, 80))}` : undefined;
+    return typeof l === 'string' ? fail(`malformed MIME header initial line: ${goQuote(l.slice(0, 80))}`) : more;
   }
   const fields = new Map<string, string[]>();
   for (;;) {
     let kv = lines.next();
-    if (kv === NEED_MORE) return undefined;
-    if (kv === EOF) return 'unexpected EOF';
+    if (kv === NEED_MORE) return more;
+    if (kv === EOF) return fail('unexpected EOF');
     if (kv === '') break;
-    if (!kv.includes(':')) return `malformed MIME header: missing colon: ${goQuote(kv)}`;
+    if (!kv.includes(':')) return fail(`malformed MIME header: missing colon: ${goQuote(kv)}`);
     // obs-fold: continuation lines join the field with one space.
     while (lines.peek() === ' ' || lines.peek() === '\t') {
       const more = lines.next();
@@ -101,7 +118,7 @@ export function goResponseHeadError(data: string, closed: boolean): string | und
     const colon = kv.indexOf(':');
     const key = kv.slice(0, colon);
     const value = kv.slice(colon + 1);
-    if (!validKey(key) || !validValue(value)) return `malformed MIME header line: ${goQuote(kv)}`;
+    if (!validKey(key) || !validValue(value)) return fail(`malformed MIME header line: ${goQuote(kv)}`);
     const canon = key.includes(' ') ? key : key.toLowerCase();
     const list = fields.get(canon) ?? [];
     list.push(value.replace(/^[ \t]+/, '').replace(/[ \t]+$/, ''));
@@ -110,17 +127,17 @@ export function goResponseHeadError(data: string, closed: boolean): string | und
   // readTransfer's checks on a response.
   const te = fields.get('transfer-encoding');
   if (te !== undefined && proto !== 'HTTP/1.0') {
-    if (te.length !== 1) return `too many transfer encodings: [${te.map(goQuote).join(' ')}]`;
-    if (te[0]!.toLowerCase() !== 'chunked') return `unsupported transfer encoding: ${goQuote(te[0]!)}`;
-    return undefined;
+    if (te.length !== 1) return fail(`too many transfer encodings: [${te.map(goQuote).join(' ')}]`);
+    if (te[0]!.toLowerCase() !== 'chunked') return fail(`unsupported transfer encoding: ${goQuote(te[0]!)}`);
+    return { status: n, fields, end: lines.offset };
   }
   const cl = fields.get('content-length');
   if (cl !== undefined) {
     const distinct = new Set(cl.map((v) => v.trim()));
     if (cl.length > 1 && distinct.size > 1)
-      return `http: message cannot contain multiple Content-Length headers; got [${cl.map(goQuote).join(' ')}]`;
+      return fail(`http: message cannot contain multiple Content-Length headers; got [${cl.map(goQuote).join(' ')}]`);
     const v = cl[0]!.trim();
-    if (v !== '' && !/^[0-9]+$/.test(v)) return `bad Content-Length ${goQuote(v)}`;
+    if (v !== '' && !/^[0-9]+$/.test(v)) return fail(`bad Content-Length ${goQuote(v)}`);
   }
-  return undefined;
+  return { status: n, fields, end: lines.offset };
 }

@@ -8,7 +8,7 @@ import type { Socket } from 'node:net';
 import tls from 'node:tls';
 import type { AddressGuard } from './address-guard.js';
 import { goHostname, goPort, toText, type GoUrl } from './go-url.js';
-import { goResponseHeadError } from './go-response-head.js';
+import { goReadResponseHead, goResponseHeadError } from './go-response-head.js';
 import { h2Get } from './h2-request.js';
 import { isHangUp, type Phase } from './net-error.js';
 import { messageOf } from '@karmada-cluster-probe/schema/api';
@@ -154,6 +154,34 @@ export function getOnce(opts: GetOptions): Promise<GetResponse> {
       cleanup();
       reject(new TransportError(phase, reset ?? asGo(err), opts.signal.aborted, socketAddr));
     };
+    /**
+     * A head llhttp refuses in every mode but Go's client reads (Content-Length twice with one value, a space in a
+     * header name): its status as Go reads it, so the verdict is the kubelet's. Its body is what already came (never
+     * shown, and a status is what is judged); a streamed body (the apiServer lists) is not read so.
+     */
+    const readAsGo = (o: GetOptions, err: unknown): GetResponse | undefined => {
+      const code = (err as { code?: unknown } | undefined)?.code;
+      if (phase === 'body' || headBytes === 0 || o.onBody !== undefined) return undefined;
+      if (code !== 'HPE_UNEXPECTED_CONTENT_LENGTH' && code !== 'HPE_INVALID_HEADER_TOKEN') return undefined;
+      const data = Buffer.concat(head).toString('latin1');
+      const h = goReadResponseHead(data, false);
+      if (!('status' in h)) return undefined;
+      const location = h.fields.get('location')?.[0];
+      const contentType = h.fields.get('content-type')?.[0];
+      const skipped = o.skipBody?.(h.status, location) === true;
+      const body = skipped ? Buffer.alloc(0) : Buffer.from(data.slice(h.end), 'latin1').subarray(0, o.maxBodyBytes);
+      return {
+        status: h.status,
+        ...(location !== undefined ? { location } : {}),
+        ...(contentType !== undefined ? { contentType } : {}),
+        body,
+        truncated: false,
+        bytesRead: body.length,
+        stopped: false,
+        skipped,
+        protocol: 'HTTP/1.1',
+      };
+    };
     /** Node's parser refusals and cut heads in the words of Go's client (go-response-head.ts). */
     const asGo = (err: unknown): unknown => {
       const code = (err as { code?: unknown } | undefined)?.code;
@@ -297,7 +325,11 @@ export function getOnce(opts: GetOptions): Promise<GetResponse> {
         if (s.remoteAddress !== undefined && !s.connecting) onConnect();
         else s.once('connect', onConnect);
       });
-      req.on('error', fail);
+      req.on('error', (e) => {
+        const read = readAsGo(o, e);
+        if (read !== undefined) done(read);
+        else fail(e);
+      });
       // A 101 nobody asked for: Go's client returns it as the response (the probe fails on its status).
       req.on('upgrade', (res) => {
         done({
