@@ -1,6 +1,7 @@
 // The per-Cluster label and the metric names against Karmada's: the label is Karmada's own `member_cluster`
 // (pkg/metrics/cluster.go in Karmada v1.18.2), every name carries our one prefix and none is a name Karmada uses or
 // proposes (PR #7616), and the shipped alerts and dashboard speak only that label.
+import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import {
   CLUSTER_LABEL,
@@ -13,6 +14,7 @@ import {
 } from '../../../src/facts/metric-names.js';
 import { ALERT_DEFAULTS, alertRules } from '../../../src/deploy/alerts.js';
 import { dashboard } from '../../../src/deploy/dashboard.js';
+import { createMetrics } from '../../../src/reconciler/metrics.js';
 
 const ours = [...Object.values(FLEET_METRICS), ...Object.values(CLUSTER_METRICS).map((m) => m.name)];
 
@@ -46,5 +48,31 @@ describe('metric names and labels (Karmada’s language)', () => {
       expect(r.expr).to.include(`and on (${CLUSTER_LABEL})`);
       expect(r.expr).to.include(CLUSTER_METRICS.verdict.name);
     }
+  });
+});
+
+describe('docs/monitoring.md lists every series with its labels', () => {
+  const doc = readFileSync('docs/monitoring.md', 'utf8');
+
+  it('names each fleet metric with exactly the labels the registry gives it', () => {
+    const registry = createMetrics().registry;
+    const perCluster = new Set<string>(Object.values(CLUSTER_METRICS).map((m) => m.name));
+    for (const metric of registry.getMetricsAsArray() as unknown as { name: string; labelNames: string[] }[]) {
+      if (perCluster.has(metric.name)) continue;
+      const short = metric.name.slice(METRIC_PREFIX.length);
+      const written = metric.labelNames.length > 0 ? `\`${short}{${metric.labelNames.join(',')}}\`` : `\`${short}\``;
+      expect(doc, metric.name).to.include(written);
+    }
+  });
+
+  it('has a row for each per-Cluster metric with its labels besides member_cluster', () => {
+    for (const m of Object.values(CLUSTER_METRICS)) {
+      const short = m.name.slice(METRIC_PREFIX.length);
+      const row = doc.split('\n').find((l) => l.startsWith(`| \`${short}\` |`));
+      expect(row, m.name).to.not.equal(undefined);
+      for (const label of m.labels) expect(row, `${m.name} ${label}`).to.include(`\`${label}\``);
+    }
+    expect(doc).to.include(`Labels besides \`${CLUSTER_LABEL}\``);
+    expect(doc).to.include(`\`${KARMADA_METRICS.clusterReady}{${CLUSTER_LABEL}}\``);
   });
 });
