@@ -60,6 +60,10 @@ export function describeNetError(err: unknown, addr: string, host: string, socke
       return `tls: failed to verify certificate: x509: certificate has expired or is not yet valid`;
     case 'ERR_TLS_CERT_ALTNAME_INVALID':
       return `tls: failed to verify certificate: x509: ${messageOf(err)}`;
+    case 'ERR_SSL_WRONG_VERSION_NUMBER':
+      // Go says this of a first record that is not TLS (and names HTTP when it starts `HTTP/`, bytes OpenSSL does
+      // not show us).
+      return 'tls: first record does not look like a TLS handshake';
     case 'EADDRDENIED':
       return messageOf(err);
     default:

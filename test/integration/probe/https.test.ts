@@ -1,5 +1,6 @@
 // HTTPS probes against real TLS servers on 127.0.0.1: verified against caBundle or the system roots, refused for a
 // wrong CA or an expired certificate, and accepted unverified only with insecureSkipTLSVerify.
+import http from 'node:http';
 import http2 from 'node:http2';
 import https from 'node:https';
 import { expect } from 'chai';
@@ -162,6 +163,20 @@ describe('httpGet probe over HTTPS', function () {
         message: 'context deadline exceeded (Client.Timeout or context cancellation while reading body)',
       });
     });
+  });
+
+  it("fails against a server that does not speak TLS, in Go's words for a first record that is not TLS", async () => {
+    const plain = http.createServer((_req, res) => res.end('plain'));
+    const plainPort = await listen(plain);
+    try {
+      const res = await https_(plainPort, { caBundle: b64(pki.caPem) });
+      expect(res).to.include({
+        result: 'failure',
+        message: `Get "https://127.0.0.1:${plainPort}/healthz": tls: first record does not look like a TLS handshake`,
+      });
+    } finally {
+      await close(plain);
+    }
   });
 
   it('accepts a named port (https) through the IANA table', async () => {
