@@ -91,7 +91,7 @@ class EscapeFailure extends Error {}
 
 function unescape(s: string, mode: Mode): string {
   let n = 0;
-  for (let i = 0; i < s.length; ) {
+  for (let i = 0; i < s.length;) {
     const c = s[i]!;
     if (c === '%') {
       n++;
@@ -115,7 +115,8 @@ function unescape(s: string, mode: Mode): string {
 
 function escape(s: string, mode: Mode): string {
   let out = '';
-  for (const c of s) out += shouldEscape(c, mode) ? `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}` : c;
+  for (const c of s)
+    out += shouldEscape(c, mode) ? `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}` : c;
   return out;
 }
 
@@ -161,7 +162,10 @@ function parseHost(host: string): string {
     if (!validOptionalPort(colonPort)) throw new EscapeFailure(`invalid port ${goQuote(colonPort)} after host`);
     const inner = host.slice(1, close);
     const zone = inner.indexOf('%25');
-    const literal = zone >= 0 ? unescape(inner.slice(0, zone), 'host') + unescape(inner.slice(zone), 'zone') : unescape(inner, 'host');
+    const literal =
+      zone >= 0
+        ? unescape(inner.slice(0, zone), 'host') + unescape(inner.slice(zone), 'zone')
+        : unescape(inner, 'host');
     // Go checks the literal with netip.ParseAddr; an IPv6 literal is all this needs to tell apart.
     if (!/^[0-9A-Fa-f:.]+(%.+)?$/.test(literal) || !literal.includes(':'))
       throw new EscapeFailure(`invalid host: ParseAddr(${goQuote(literal)}): unable to parse IP`);
