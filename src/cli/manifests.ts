@@ -39,6 +39,7 @@ interface ManifestsFlags {
   kubeconfig?: string;
   krewArchive?: string;
   krewUri?: string;
+  krewLauncher?: boolean;
 }
 
 /** Parts whose objects include webhook configurations (the ones a missing --ca-file matters for). */
@@ -108,6 +109,7 @@ export function register(program: Command): void {
       '--krew-archive <file>',
       'print the krew plugin manifest of `kubectl karmada-probe` for this release archive (its sha256; docs/release.md)',
     )
+    .option('--krew-launcher', 'print the launcher a krew archive holds as kubectl-karmada_probe (docs/release.md)')
     .option(
       '--krew-uri <url>',
       'with --krew-archive: where the archive is downloaded from (default: the release asset)',
@@ -135,6 +137,11 @@ Examples:
     .action(async (flags: ManifestsFlags) => {
       if (flags.krewUri !== undefined && flags.krewArchive === undefined)
         throw new Error('--krew-uri goes with --krew-archive FILE');
+      if (flags.krewLauncher) {
+        const { KREW_LAUNCHER } = await import('../deploy/krew.js');
+        process.stdout.write(KREW_LAUNCHER);
+        return;
+      }
       if (flags.krewArchive !== undefined) {
         const { krewManifestYaml, sha256File } = await import('../deploy/krew.js');
         const pkg = JSON.parse(await readFile(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string };

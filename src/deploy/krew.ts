@@ -12,8 +12,21 @@ import { stringify } from 'yaml';
 export const KREW_PLUGIN_NAME = 'karmada-probe';
 /** What kubectl runs for `kubectl karmada-probe` (a dash in the command is an underscore in the file name). */
 export const KREW_BIN = `kubectl-${KREW_PLUGIN_NAME.replaceAll('-', '_')}`;
-/** The launcher the archive holds at its top, beside `app/` (the installed package, scripts/install-packed.mjs); checked in, mode 0755. */
-export const KREW_LAUNCHER_FILE = `manifests/krew/${KREW_BIN}`;
+/**
+ * The launcher the archive holds at its top as KREW_BIN (mode 0755), beside `app/`, the installed package
+ * (scripts/install-packed.mjs): `cluster-probe manifests --krew-launcher` prints it. Krew links it onto PATH, so it
+ * finds app/ through its own resolved path.
+ */
+export const KREW_LAUNCHER = `#!/bin/sh
+# \`kubectl ${KREW_PLUGIN_NAME}\`: the cluster-probe CLI as a kubectl plugin installed by krew. The installed package is
+# app/ beside this file. Needs Node.js 20.19 or newer as \`node\` on PATH.
+here=$(dirname "$(readlink -f "$0")")
+if ! command -v node >/dev/null 2>&1; then
+  echo 'kubectl ${KREW_PLUGIN_NAME}: needs Node.js 20.19 or newer as \`node\` on PATH' >&2
+  exit 2
+fi
+exec node "$here/app/bin/cluster-probe.js" "$@"
+`;
 export const KREW_HOMEPAGE = 'https://github.com/karmada-cluster-probe/karmada-cluster-probe';
 /** Node.js runs the plugin on every platform; the archive is the same for each. */
 export const KREW_PLATFORMS = [

@@ -2,16 +2,16 @@
 // krew itself (sigs.k8s.io/krew v0.4.3, its validate-krew-manifest and krew commands built from the Go module proxy
 // into the cache): the manifest validates, `krew install --manifest --archive` installs it into a fresh KREW_ROOT,
 // and kubectl then runs `kubectl karmada-probe status --help` through the link krew made. The archive has the release
-// layout (the checked-in launcher beside app/); its app/ here runs this checkout's CLI from source, where a release
+// layout (the launcher `manifests --krew-launcher` prints, beside app/); its app/ here runs this checkout's CLI from source, where a release
 // holds scripts/install-packed.mjs's tree (docs/release.md).
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { parse } from 'yaml';
-import { KREW_BIN, KREW_LAUNCHER_FILE, KREW_PLUGIN_NAME } from '../../src/deploy/krew.js';
+import { KREW_BIN, KREW_PLUGIN_NAME } from '../../src/deploy/krew.js';
 
 const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 /** krew's own code is the judge; this version's module is the one the Go module proxy serves. */
@@ -59,7 +59,9 @@ describe(`kubectl ${KREW_PLUGIN_NAME}: the krew manifest, validated and installe
     // The archive: the launcher as released, and app/bin/cluster-probe.js running this checkout's CLI.
     const content = join(dir, 'content');
     mkdirSync(join(content, 'app', 'bin'), { recursive: true });
-    copyFileSync(join(REPO, KREW_LAUNCHER_FILE), join(content, KREW_BIN));
+    const launcher = run(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'manifests', '--krew-launcher']);
+    expect(launcher.code, launcher.out).to.equal(0);
+    writeFileSync(join(content, KREW_BIN), launcher.stdout);
     chmodSync(join(content, KREW_BIN), 0o755);
     writeFileSync(
       join(content, 'app', 'bin', 'cluster-probe.js'),
