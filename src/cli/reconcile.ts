@@ -121,6 +121,14 @@ Condition-only mode (--taint-effect None):
   taint and removes it on Healthy=True. Switching an installation to None leaves any taint it added earlier in place
   (a ClusterTaintPolicy for the same key and effect takes it over).
 
+ClusterProfiles (--cluster-profile-namespace NS, off by default):
+  A second small controller writes a ClusterProfile (multicluster.x-k8s.io/v1alpha1) per Cluster in NS on the same
+  apiserver, while this replica leads: ControlPlaneHealthy from Karmada's Ready and our Healthy (a withheld verdict is
+  Unknown, never False), our own condition cluster-probe.karmada.io/LivenessProbe, written only on change, deleted
+  with the Cluster; on a profile another manager made, only our condition. karmada-cluster (a namespace Karmada
+  reserves) keeps them from ever being propagated to members. The identity needs clusterprofiles
+  get/list/watch/create/patch/delete and clusterprofiles/status patch in NS.
+
 When the prober is the thing that broke (the disruption guard, on by default):
   A failure verdict moves workloads for the whole federation, so it is first checked against the fleet, from the
   latest raw probe results. Every Cluster this replica judges failing at once (from two up), or a --sentinel
@@ -147,6 +155,9 @@ Examples:
 
   # Pull mode: an agent inside the member for its one Cluster
   cluster-probe reconcile --kubeconfig /etc/karmada/config/karmada.config --cluster-name member1
+
+  # Also publish every Cluster as a Cluster Inventory API ClusterProfile (the CRD installed: docs/cluster-profile.md)
+  cluster-probe reconcile --kubeconfig /etc/karmada/config/karmada.config --cluster-profile-namespace karmada-cluster
 `;
 
 async function createLogger(level: string): Promise<Logger> {
