@@ -44,14 +44,20 @@ export function formatElapsed(ms) {
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
 }
 
-export function requireGo() {
+/**
+ * The Go toolchain's version line, or an error naming what needed it (`what`) and how to do without building it
+ * (`instead`: the variable that points at a ready build), so a missing Go never reads as another step's fault.
+ */
+export function requireGo(
+  what = 'the e2e control plane (kube-apiserver and etcd)',
+  instead = 'point CLUSTER_PROBE_CONTROLPLANE_DIR at a directory that already holds kube-apiserver and etcd',
+) {
   const result = spawnSync('go', ['version'], { encoding: 'utf8' });
   if (result.error || result.status !== 0) {
     throw new Error(
-      'the e2e control plane is built from source and needs the Go toolchain, but `go version` failed' +
+      `${what} is built from source and needs the Go toolchain, but \`go version\` failed` +
         (result.error ? ` (${result.error.message})` : `: ${result.stderr.trim()}`) +
-        '. Install Go 1.26 or newer (https://go.dev/dl/) and put `go` on PATH, or point ' +
-        'CLUSTER_PROBE_CONTROLPLANE_DIR at a directory that already holds kube-apiserver and etcd.',
+        `. Install Go 1.26 or newer (https://go.dev/dl/) and put \`go\` on PATH, or ${instead}.`,
     );
   }
   return result.stdout.trim();

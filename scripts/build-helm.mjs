@@ -53,7 +53,9 @@ export async function buildHelm() {
     log(`using cached helm ${versions.helm} in ${outDir}`);
     return outDir;
   }
-  log(`using ${requireGo()}`);
+  log(
+    `using ${requireGo('helm (npm run test:helm)', 'point CLUSTER_PROBE_HELM_DIR at a directory that already holds it')}`,
+  );
   mkdirSync(outDir, { recursive: true });
   await buildOne(
     {

@@ -169,7 +169,10 @@ export async function buildKarmada() {
     log(`using cached Karmada ${KARMADA_VERSION} in ${outDir}`);
     return outDir;
   }
-  if (missing.length > 0) log(`using ${requireGo()}`);
+  if (missing.length > 0)
+    log(
+      `using ${requireGo('the Karmada control plane', 'point CLUSTER_PROBE_KARMADA_DIR at a directory that already holds its binaries')}`,
+    );
   mkdirSync(outDir, { recursive: true });
   const srcDir = ensureSource(join(cacheRoot(), `src-${KARMADA_VERSION}`));
   copyArtifacts(srcDir, outDir);

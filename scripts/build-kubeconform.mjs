@@ -28,7 +28,12 @@ export function kubeconformVersion() {
 }
 
 /** CLUSTER_PROBE_KUBECONFORM_DIR, else the cache keyed by go.mod, go.sum and `go version`. */
-export function kubeconformDir(goVersion = requireGo()) {
+export function kubeconformDir(
+  goVersion = requireGo(
+    'kubeconform (the JSON Schema oracle of npm run test:oracle)',
+    'point CLUSTER_PROBE_KUBECONFORM_DIR at a directory that already holds it',
+  ),
+) {
   if (process.env.CLUSTER_PROBE_KUBECONFORM_DIR) return resolve(process.env.CLUSTER_PROBE_KUBECONFORM_DIR);
   const hash = createHash('sha256').update(`${goVersion}\n`);
   for (const file of ['go.mod', 'go.sum']) hash.update(`${file}\n`).update(readFileSync(join(MODULE_DIR, file)));
@@ -49,7 +54,10 @@ function pruneOldBuilds(current) {
 
 /** Builds kubeconform when it is missing and resolves to its path. */
 export async function buildKubeconform() {
-  const goVersion = requireGo();
+  const goVersion = requireGo(
+    'kubeconform (the JSON Schema oracle of npm run test:oracle)',
+    'point CLUSTER_PROBE_KUBECONFORM_DIR at a directory that already holds it',
+  );
   const outDir = kubeconformDir(goVersion);
   const binary = join(outDir, 'kubeconform');
   if (isExecutableFile(binary)) {

@@ -138,7 +138,9 @@ export async function buildNode() {
     log(`using cached ${NODE_COMMANDS.join(', ')} ${version} in ${outDir}`);
     return outDir;
   }
-  log(`using ${requireGo()}`);
+  log(
+    `using ${requireGo('the kubelet node (kubelet, containerd shims: npm run test:node)', 'point CLUSTER_PROBE_NODE_BIN at a directory that already holds them')}`,
+  );
   mkdirSync(outDir, { recursive: true });
   await goBuildAll(version, outDir);
   return outDir;

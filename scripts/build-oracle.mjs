@@ -91,7 +91,20 @@ export function oracleDir() {
 
 /** Where the webhook peer lives: the cache keyed by its source, the Karmada version and the Go toolchain. */
 export function webhookPeerDir() {
-  return join(cacheHome(), 'karmada-cluster-probe', 'webhook-peer', inputsDigest([PEER_MAIN], [requireGo()]));
+  return join(
+    cacheHome(),
+    'karmada-cluster-probe',
+    'webhook-peer',
+    inputsDigest(
+      [PEER_MAIN],
+      [
+        requireGo(
+          "the oracles of npm run test:oracle (Kubernetes' and Karmada's own code)",
+          'point CLUSTER_PROBE_ORACLE_DIR at a directory that already holds them',
+        ),
+      ],
+    ),
+  );
 }
 
 /**
@@ -164,7 +177,9 @@ export async function buildOracle() {
     return outDir;
   }
   const started = Date.now();
-  log(`using ${requireGo()}`);
+  log(
+    `using ${requireGo("the oracles of npm run test:oracle (Kubernetes' and Karmada's own code)", 'point CLUSTER_PROBE_ORACLE_DIR at a directory that already holds them')}`,
+  );
   mkdirSync(outDir, { recursive: true });
   if (missing.includes(ORACLES.karmada)) {
     await buildInKarmadaTree(

@@ -128,7 +128,9 @@ export async function buildPrometheus() {
     log(`using cached prometheus and promtool ${versions.release} in ${outDir}`);
     return outDir;
   }
-  log(`using ${requireGo()}`);
+  log(
+    `using ${requireGo('Prometheus and promtool (npm run test:monitoring)', 'point CLUSTER_PROBE_PROMETHEUS_DIR at a directory that already holds them')}`,
+  );
   mkdirSync(outDir, { recursive: true });
   return buildBoth(versions, outDir);
 }
