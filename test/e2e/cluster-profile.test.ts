@@ -64,6 +64,8 @@ function renderChart(): string {
 const CLUSTERS = '/apis/cluster.karmada.io/v1alpha1/clusters';
 const PROFILES = `/apis/${PROFILE_API_VERSION}/namespaces/${NS}/clusterprofiles`;
 const PROBE_ANNOTATION = 'cluster.karmada.io/liveness-probe';
+const WRITES = 'cluster_probe_reconciler_writes_total';
+const LEADER = 'cluster_probe_reconciler_leader';
 const RECONCILE_ARGS = ['--taint-effect', 'NoSchedule', '--cluster-profile-namespace', NS];
 const probe = { apiServer: { minReadyNodes: 1 }, periodSeconds: 1, failureThreshold: 2 };
 
@@ -214,21 +216,54 @@ describe('Karmada v1.18.2: the ClusterProfile producer (e2e)', function () {
     process.stderr.write(`      profile writes in 15 s of steady state: 0 (of ${before} since start)\n`);
   });
 
-  it('a restarted reconciler converges without a write: the profiles it finds already say what it would write', async () => {
+  it('restarted as two replicas with leader election: nothing written on start; a change written by the leader alone, then by the new leader after a handover', async () => {
     const rvs = async (): Promise<(string | undefined)[]> =>
       Promise.all(['member1', 'member2'].map(async (n) => (await profile(n))?.metadata?.resourceVersion));
+    const writesOf = async (r: ReconcilerProcess): Promise<number> =>
+      (await r.metric(WRITES, { kind: 'profile' })) +
+      (await r.metric(WRITES, { kind: 'profile_status' })) +
+      (await r.metric(WRITES, { kind: 'profile_delete' }));
+    const cph = async (): Promise<string | undefined> =>
+      conditionOf(await profile('member1'), CONTROL_PLANE_HEALTHY)?.status;
+    const flip = async (): Promise<void> => {
+      await karmada!.setNodesReady('member1', false);
+      await waitFor('member1’s profile False', 60_000, async () => ((await cph()) === 'False' ? true : undefined));
+      await karmada!.setNodesReady('member1', true);
+      await waitFor('member1’s profile True', 60_000, async () => ((await cph()) === 'True' ? true : undefined));
+    };
     const before = await rvs();
     await reconciler!.kill('SIGTERM');
-    reconciler = await startReconciler('profiles-2', karmada!.host.kubeconfigPath, RECONCILE_ARGS);
-    await reconciler.waitForLog(
-      'the producer started',
-      (l) => l.msg === 'writing a ClusterProfile for every Cluster',
-      30_000,
-    );
-    // Both caches listed and every Cluster gone through: well past the first list on loopback.
+    const elect = ['--leader-elect', '--lease-namespace', 'default', '--lease-name', 'profiles-e2e'];
+    const a = await startReconciler('profiles-a', karmada!.host.kubeconfigPath, [...RECONCILE_ARGS, ...elect]);
+    const b = await startReconciler('profiles-b', karmada!.host.kubeconfigPath, [...RECONCILE_ARGS, ...elect]);
+    reconciler = a;
+    const leaderOf = async (): Promise<ReconcilerProcess | undefined> =>
+      (await a.metric(LEADER)) === 1 ? a : (await b.metric(LEADER)) === 1 ? b : undefined;
+    const leader = await waitFor('a leader', 60_000, leaderOf, 250);
+    const follower = leader === a ? b : a;
+    // Both caches listed and every Cluster gone through by the leader: well past the first list on loopback.
     await sleep(10_000);
-    expect(await profileWrites()).to.equal(0);
+    expect(await writesOf(a)).to.equal(0);
+    expect(await writesOf(b)).to.equal(0);
     expect(await rvs()).to.deep.equal(before);
+
+    await flip();
+    expect(await writesOf(leader), 'the leader wrote the change').to.be.greaterThan(0);
+    expect(await writesOf(follower), 'the follower wrote nothing').to.equal(0);
+
+    await leader.kill('SIGTERM');
+    await waitFor(
+      'the follower leading',
+      60_000,
+      async () => ((await follower.metric(LEADER)) === 1 ? true : undefined),
+      250,
+    );
+    reconciler = follower;
+    await flip();
+    expect(await writesOf(follower), 'the new leader wrote the change').to.be.greaterThan(0);
+    await b.kill('SIGTERM').catch(() => undefined);
+    await a.kill('SIGTERM').catch(() => undefined);
+    reconciler = await startReconciler('profiles-c', karmada!.host.kubeconfigPath, RECONCILE_ARGS);
   });
 
   it('flips with the probe: member1’s nodes NotReady make ControlPlaneHealthy False while Karmada’s Ready stays True, and back', async () => {
