@@ -2,6 +2,7 @@
 // in), so every rule is tested without an apiserver. Reads only what the reconciler wrote on the Cluster (our
 // Healthy condition) and what Karmada wrote (its Ready condition, status.kubernetesVersion).
 import type { Condition } from '@karmada-cluster-probe/schema';
+import { API_VERSION as CLUSTER_API_VERSION, KIND as CLUSTER_KIND } from '@karmada-cluster-probe/schema/api';
 import { WITHHELD_REASONS } from '../facts/disruption.js';
 import { HEALTHY_CONDITION } from '../reconciler/desired-state.js';
 import {
@@ -36,6 +37,7 @@ export interface ClusterProfile {
     name?: string;
     namespace?: string;
     labels?: Record<string, string>;
+    ownerReferences?: OwnerReference[];
     resourceVersion?: string;
     uid?: string;
   };
@@ -43,9 +45,18 @@ export interface ClusterProfile {
   status?: { conditions?: ProfileCondition[]; version?: { kubernetes?: string } };
 }
 
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+}
+
 /** The little of a Karmada Cluster a profile is made from (what the controller's informer keeps). */
 export interface ClusterView {
   name: string;
+  /** The Cluster's uid: our profile's owner reference, so a garbage collector removes it with the Cluster. */
+  uid?: string;
   /** Our Healthy condition, as the reconciler wrote it. */
   healthy?: Condition;
   /** Karmada's Ready condition, as its cluster status controller wrote it. */
@@ -188,10 +199,22 @@ export function planProfile(
   const writes: ProfileWrites = {};
   const labels = { [CLUSTER_MANAGER_LABEL]: CLUSTER_MANAGER_NAME, [MANAGED_BY_LABEL]: MANAGED_BY };
   const labelsHeld = Object.entries(labels).every(([k, v]) => existing?.metadata?.labels?.[k] === v);
-  if (existing === undefined || !labelsHeld || existing.spec?.clusterManager?.name !== CLUSTER_MANAGER_NAME)
+  // kube-controller-manager's garbage collector follows it across the aggregated API (checked against v1.35.4's:
+  // docs/cluster-profile.md), so the profile goes with its Cluster even while no producer runs.
+  const owner: OwnerReference | undefined =
+    view.uid !== undefined && view.uid !== ''
+      ? { apiVersion: CLUSTER_API_VERSION, kind: CLUSTER_KIND, name: view.name, uid: view.uid }
+      : undefined;
+  const ownerHeld = owner === undefined || (existing?.metadata?.ownerReferences ?? []).some((o) => o.uid === owner.uid);
+  if (
+    existing === undefined ||
+    !labelsHeld ||
+    !ownerHeld ||
+    existing.spec?.clusterManager?.name !== CLUSTER_MANAGER_NAME
+  )
     writes.object = {
       ...skeleton(view.name, namespace),
-      metadata: { name: view.name, namespace, labels },
+      metadata: { name: view.name, namespace, labels, ...(owner !== undefined ? { ownerReferences: [owner] } : {}) },
       spec: { clusterManager: { name: CLUSTER_MANAGER_NAME } },
     };
   const cph = condition(CONTROL_PLANE_HEALTHY, controlPlaneHealthy(view), find(CONTROL_PLANE_HEALTHY), at);
@@ -225,12 +248,13 @@ export function planRemoval(
 
 /** The Cluster, reduced to what a profile is made of. */
 export function viewOf(cluster: {
-  metadata?: { name?: string };
+  metadata?: { name?: string; uid?: string };
   status?: { conditions?: Condition[]; kubernetesVersion?: string };
 }): ClusterView {
   const conditions = cluster.status?.conditions ?? [];
   return {
     name: cluster.metadata?.name ?? '',
+    uid: cluster.metadata?.uid,
     healthy: conditions.find((c) => c.type === HEALTHY_CONDITION),
     ready: conditions.find((c) => c.type === KARMADA_READY_CONDITION),
     kubernetesVersion: cluster.status?.kubernetesVersion,

@@ -47,7 +47,7 @@ export interface ProfileControllerOptions {
 }
 
 interface ClusterObject {
-  metadata?: { name?: string; resourceVersion?: string };
+  metadata?: { name?: string; uid?: string; resourceVersion?: string };
   status?: { conditions?: Condition[]; kubernetesVersion?: string };
 }
 
@@ -101,7 +101,7 @@ export class ProfileController {
       resyncMs,
       // Only what a profile is made of: the Cluster's whole status (API enablements, summaries) is large at scale.
       transform: (c) => ({
-        metadata: { name: c.metadata?.name, resourceVersion: c.metadata?.resourceVersion },
+        metadata: { name: c.metadata?.name, uid: c.metadata?.uid, resourceVersion: c.metadata?.resourceVersion },
         status: {
           conditions: (c.status?.conditions ?? []).filter(
             (x) => x.type === KARMADA_READY_CONDITION || x.type === HEALTHY_CONDITION,

@@ -6,7 +6,8 @@
 // withheld verdict as Unknown (never False), takes 0 writes in steady state, is never propagated to a member even
 // under a ClusterPropagationPolicy that selects every ClusterProfile (while one in `default` is), only gains our
 // condition where another manager owns the profile, and goes with its Cluster.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
@@ -31,6 +32,16 @@ const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const NS = 'karmada-cluster';
 const RELEASE_NS = 'cluster-probe-system';
 const SA = `system:serviceaccount:${RELEASE_NS}:cluster-probe-reconciler`;
+
+/** kube-controller-manager v1.35.4 where scripts/build-node.mjs builds it (npm run test:node). */
+function kubeControllerManager(): string {
+  const r = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', "const m = await import('./scripts/build-node.mjs'); console.log(m.nodeBinDir());"],
+    { cwd: REPO, encoding: 'utf8' },
+  );
+  return join(r.stdout.trim(), 'kube-controller-manager');
+}
 
 /** The chart's karmada-apiserver half with the producer on, rendered by the helm the chart tests build. */
 function renderChart(): string {
@@ -321,6 +332,61 @@ describe('Karmada v1.18.2: the ClusterProfile producer (e2e)', function () {
         ? true
         : undefined,
     );
+  });
+
+  it('with no producer running, kube-controller-manager’s garbage collector (as Karmada runs one) removes a profile with its Cluster: the owner reference holds across the aggregated API', async function () {
+    const kcmPath = kubeControllerManager();
+    if (!existsSync(kcmPath)) {
+      process.stderr.write(`      pending: ${kcmPath} is missing; \`node scripts/build-node.mjs\` builds it\n`);
+      this.skip();
+    }
+    // A Cluster with no member behind it: its profile is written all the same (Karmada's Ready not True yet).
+    await kubectl(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'cluster.karmada.io/v1alpha1',
+        kind: 'Cluster',
+        metadata: { name: 'ghost' },
+        spec: { syncMode: 'Push', apiEndpoint: 'https://127.0.0.1:9' },
+      }),
+    );
+    const p = await waitFor('ghost’s profile', 60_000, async () => {
+      const p = await profile('ghost');
+      return (p?.metadata?.ownerReferences ?? []).length > 0 ? p : undefined;
+    });
+    const cluster = await api.request<Cluster>('GET', `${CLUSTERS}/ghost`);
+    expect(p.metadata?.ownerReferences).to.deep.equal([
+      { apiVersion: 'cluster.karmada.io/v1alpha1', kind: 'Cluster', name: 'ghost', uid: cluster.metadata?.uid },
+    ]);
+    await reconciler!.kill('SIGTERM');
+    const kcm = spawn(
+      kcmPath,
+      [
+        `--kubeconfig=${karmada!.host.kubeconfigPath}`,
+        '--bind-address=127.0.0.1',
+        '--secure-port=0',
+        '--leader-elect=false',
+        '--use-service-account-credentials=false',
+        '--controllers=garbagecollector',
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let log = '';
+    kcm.stderr.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+    try {
+      await waitFor('the garbage collector synced', 60_000, () => log.includes('all resource monitors have synced'));
+      await kubectl(['delete', 'cluster', 'ghost', '--wait=false']);
+      await kubectl(['patch', 'cluster', 'ghost', '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
+      const t0 = Date.now();
+      await waitFor('ghost’s profile collected', 60_000, async () =>
+        (await profile('ghost')) === undefined ? true : undefined,
+      );
+      process.stderr.write(`      collected ${((Date.now() - t0) / 1000).toFixed(1)} s after the Cluster's deletion\n`);
+      expect(await profile('member1'), 'the others stay').to.not.equal(undefined);
+    } finally {
+      kcm.kill('SIGKILL');
+      reconciler = await startReconciler('profiles-d', karmada!.host.kubeconfigPath, RECONCILE_ARGS);
+    }
   });
 
   it('is never propagated: a ClusterPropagationPolicy selecting every ClusterProfile binds one in `default`, none in karmada-cluster', async () => {

@@ -192,6 +192,19 @@ describe('ClusterProfile: what it says (desired-profile)', () => {
     expect(planRemoval(foreign), 'nothing of ours on it').to.equal(undefined);
   });
 
+  it('names the Cluster as the owner of our profile, and rewrites it for a Cluster created again under the same name', () => {
+    const v = { ...view(ready('True')), uid: 'uid-1' };
+    const first = planProfile(v, 'ns', undefined, T0);
+    expect(first.object?.metadata?.ownerReferences).to.deep.equal([
+      { apiVersion: 'cluster.karmada.io/v1alpha1', kind: 'Cluster', name: 'member1', uid: 'uid-1' },
+    ]);
+    const stored1 = stored(first);
+    expect(planProfile(v, 'ns', stored1, T1).object).to.equal(undefined);
+    expect(planProfile({ ...v, uid: 'uid-2' }, 'ns', stored1, T1).object?.metadata?.ownerReferences?.[0]?.uid).to.equal(
+      'uid-2',
+    );
+  });
+
   it('deletes our own profile when its Cluster goes', () => {
     const ours = stored(planProfile(view(ready('True')), 'ns', undefined, T0));
     expect(planRemoval(ours)).to.deep.equal({ kind: 'delete' });
