@@ -2,7 +2,7 @@
 // condition the reconciler writes, its taint, the probe it runs), as a table, wide table, JSON or YAML, once or
 // redrawn on every change (--watch). Exit 1 when a Cluster is failing, so scripts can gate on it. The rows and their
 // formatting are pure functions here (unit-tested); the action loads the Kubernetes client only when it runs.
-// Also kubectl's plugin `kubectl cluster-probe status` (the executable `kubectl-cluster_probe`).
+// Also kubectl's plugin `kubectl karmada-probe status` (the executable `kubectl-karmada_probe`; `kubectl-cluster_probe` too).
 import { Command, InvalidArgumentError, Option } from 'commander';
 import {
   HANDLERS,
@@ -250,9 +250,10 @@ Columns:
 Exit status: 0 no Cluster failing, 1 at least one Cluster Healthy=False, 2 a usage error or an apiserver that cannot
 be read. With --watch: the status of the last state drawn when interrupted (Ctrl-C).
 
-As a kubectl plugin: kubectl runs an executable named kubectl-cluster_probe on PATH for \`kubectl cluster-probe\`.
-The npm package installs one beside cluster-probe; elsewhere a symlink of that name to cluster-probe does. Installed
-with krew, the plugin is \`kubectl karmada-probe\` (krew's naming guide: specific, kebab-case; docs/release.md).
+As a kubectl plugin: \`kubectl karmada-probe status\` (krew's naming guide: specific, kebab-case; docs/release.md).
+kubectl runs an executable named kubectl-karmada_probe on PATH: krew installs one, the npm package installs it
+beside cluster-probe (and kubectl-cluster_probe, for \`kubectl cluster-probe\`); elsewhere a symlink of that name
+to cluster-probe does.
 
 Examples:
   $ cluster-probe status --kubeconfig ~/.kube/karmada.config

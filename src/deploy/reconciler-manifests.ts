@@ -1,12 +1,13 @@
 // The reconciler's Kubernetes objects (ServiceAccount, token Secret, RBAC, Deployment) and Karmada's
 // ClusterTaintPolicy for the condition-only mode, rendered from code like the webhook's, so manifests/reconciler/,
 // manifests/host/ and manifests/karmada-apiserver/ share one RBAC and one Deployment. Pure; imports no reconciler code
-// (the arrows forbid it): the condition type is pinned against the reconciler's by a unit test.
+// (the arrows forbid it): the condition type is the one in src/facts the reconciler writes.
 import { GROUP, PLURAL, UNHEALTHY_TAINT_KEY } from '@karmada-cluster-probe/schema';
+import { HEALTHY_CONDITION } from '../facts/conditions.js';
 
 export const RECONCILER_NAME = 'cluster-probe-reconciler';
-/** The reconciler's status condition type (src/reconciler's HEALTHY_CONDITION; a test keeps the two equal). */
-export const HEALTHY_CONDITION_TYPE = 'Healthy';
+/** The reconciler's status condition type (src/facts's HEALTHY_CONDITION, under the name this module exports). */
+export const HEALTHY_CONDITION_TYPE = HEALTHY_CONDITION;
 /** Host cluster Secret with a kubeconfig for karmada-apiserver, mounted as Karmada's own components mount theirs. */
 export const KARMADA_KUBECONFIG_SECRET = 'karmada-kubeconfig';
 export const KARMADA_KUBECONFIG_KEY = 'karmada.config';

@@ -4,7 +4,7 @@
 import type { Condition } from '@karmada-cluster-probe/schema';
 import { API_VERSION as CLUSTER_API_VERSION, KIND as CLUSTER_KIND } from '@karmada-cluster-probe/schema/api';
 import { WITHHELD_REASONS } from '../facts/disruption.js';
-import { HEALTHY_CONDITION } from '../reconciler/desired-state.js';
+import { HEALTHY_CONDITION } from '../facts/conditions.js';
 import {
   CLUSTER_MANAGER_LABEL,
   CLUSTER_MANAGER_NAME,

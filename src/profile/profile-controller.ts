@@ -7,7 +7,7 @@ import { isStatus, Informer, type KubeApi } from '../kube/index.js';
 import { messageOf } from '@karmada-cluster-probe/schema/api';
 import type { Condition } from '@karmada-cluster-probe/schema';
 import { isOurs, planProfile, planRemoval, viewOf, type ClusterProfile, type ClusterView } from './desired-profile.js';
-import { HEALTHY_CONDITION } from '../reconciler/desired-state.js';
+import { HEALTHY_CONDITION } from '../facts/conditions.js';
 import {
   FIELD_MANAGER,
   KARMADA_READY_CONDITION,

@@ -3,9 +3,10 @@
 // Pure: no I/O, no clock (the caller hands `now` in). Only the Healthy condition and our taint key are ever touched.
 import { UNHEALTHY_TAINT_KEY, type Cluster, type Condition, type Taint } from '@karmada-cluster-probe/schema';
 import type { ProbeOutcome, WorkerState } from '@karmada-cluster-probe/probe';
+import { HEALTHY_CONDITION } from '../facts/conditions.js';
 import { WITHHELD_REASONS } from '../facts/disruption.js';
 
-export const HEALTHY_CONDITION = 'Healthy';
+export { HEALTHY_CONDITION };
 export const TAINT_EFFECTS = ['NoSchedule', 'NoExecute', 'none'] as const;
 export type TaintEffectOption = (typeof TAINT_EFFECTS)[number];
 

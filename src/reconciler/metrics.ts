@@ -23,7 +23,7 @@ export interface ReconcilerMetrics {
   domainState: Gauge<'domain' | 'state'>;
   verdictsWithheld: Gauge<'reason'>;
   sentinelUp: Gauge<'sentinel'>;
-  /** The per-Cluster series (label cluster_name). */
+  /** The per-Cluster series (label member_cluster, Karmada's own). */
   perCluster: ClusterMetrics;
 }
 

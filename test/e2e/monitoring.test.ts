@@ -212,7 +212,7 @@ describe('Karmada v1.18.2 + Prometheus: per-Cluster metrics, the failing alert, 
         new RegExp(`^${name}\\s+httpGet 127\\.0\\.0\\.1:\\d+/healthz\\s+True\\s+LivenessProbeSucceeded\\s`, 'm'),
       );
     binDir = mkdtempSync(join(tmpdir(), 'cluster-probe-plugin-'));
-    const plugin = join(binDir, 'kubectl-cluster_probe');
+    const plugin = join(binDir, 'kubectl-karmada_probe');
     writeFileSync(
       plugin,
       `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} --import tsx ${JSON.stringify(join(REPO, 'src/cli/bin.ts'))} "$@"\n`,
@@ -220,7 +220,7 @@ describe('Karmada v1.18.2 + Prometheus: per-Cluster metrics, the failing alert, 
     chmodSync(plugin, 0o755);
     const viaKubectl = await runCli(
       'kubectl',
-      ['cluster-probe', 'status', '--kubeconfig', karmada!.host.kubeconfigPath],
+      ['karmada-probe', 'status', '--kubeconfig', karmada!.host.kubeconfigPath],
       {
         ...process.env,
         PATH: `${binDir}:${process.env.PATH ?? ''}`,

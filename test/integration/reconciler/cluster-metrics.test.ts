@@ -119,7 +119,7 @@ describe('per-Cluster metrics in the manager (in-memory apiserver, real probe ta
   });
   after(() => close(server));
 
-  it('labels each Cluster with cluster_name: its verdict, latest result, consecutive failures, results and transitions', async () => {
+  it('labels each Cluster with member_cluster: its verdict, latest result, consecutive failures, results and transitions', async () => {
     status.set('/m-bad', 500);
     kube.putCluster(cluster('m-ok'));
     kube.putCluster(cluster('m-bad'));

@@ -35,7 +35,8 @@ const APP_LAYERS: Record<string, string[]> = {
   webhook: ['api', 'facts', 'schema', 'certs'],
   reconciler: ['api', 'facts', 'schema', 'probe', 'kube'],
   dev: ['api'],
-  cli: ['api', 'facts', 'schema', 'probe', 'webhook', 'reconciler', 'kube', 'deploy', 'certs', 'dev'],
+  profile: ['api', 'facts', 'schema', 'kube'],
+  cli: ['api', 'facts', 'schema', 'probe', 'webhook', 'reconciler', 'kube', 'deploy', 'certs', 'dev', 'profile'],
   public: ['schema', 'probe'],
 };
 
