@@ -1,5 +1,5 @@
 // `cluster-probe probe`: runs a Cluster's liveness probe (or an httpGet of a URL) once, now, and reports it as text or
-// JSON; exit 0 success, 1 failure, 2 configuration or usage error. Reads the Cluster as the reconciler does
+// JSON; exit 0 success, 1 failure, 2 configuration or usage error, 3 errored (the kubelet's errored probe). Reads the Cluster as the reconciler does
 // (the schema library's probe source, packages/schema/src/schema/probe-source.ts) and probes with src/probe; talks to no Kubernetes API. The probe engine and the probe
 // source are loaded when the command runs, not when it is registered.
 import { readFileSync } from 'node:fs';
@@ -122,6 +122,8 @@ function render(result: ProbeResult, loaded: Loaded, format: string): string {
       ...(loaded.cluster !== undefined ? { cluster: loaded.cluster } : {}),
       source: loaded.source,
       result: result.result,
+      ...(result.code !== undefined ? { code: result.code } : {}),
+      ...(result.attempts !== undefined ? { attempts: result.attempts } : {}),
       message: result.message,
       warnings: result.warnings ?? [],
       durationMs: result.durationMs,
@@ -130,13 +132,22 @@ function render(result: ProbeResult, loaded: Loaded, format: string): string {
     ...(loaded.cluster !== undefined
       ? [`Cluster:  ${loaded.cluster} (${loaded.source})`]
       : [`Target:   ${loaded.source}`]),
-    `Result:   ${result.result}`,
+    `Result:   ${
+      result.code === 'ProbeErrored'
+        ? `errored after ${result.attempts ?? 1} attempt(s): the answer could not be read, not a verdict (the reconciler retries it and counts it toward no threshold)`
+        : result.result === 'error'
+          ? 'error: the probe cannot run as configured'
+          : result.result
+    }`,
     `Message:  ${result.message}`,
     ...(result.warnings ?? []).map((w) => `Warning:  ${w}`),
     `Duration: ${Math.round(result.durationMs)} ms`,
   ];
   return `${lines.join('\n')}\n`;
 }
+
+/** The exit status of an errored probe: neither a verdict (0, 1) nor a fault of the configuration (2). */
+export const EXIT_ERRORED = 3;
 
 /** The command's work, with its I/O injected; resolves to the exit code. */
 export async function probeCommand(opts: ProbeCommandOptions, io: Io = defaultIo): Promise<number> {
@@ -177,7 +188,9 @@ export async function probeCommand(opts: ProbeCommandOptions, io: Io = defaultIo
     }
     const result = await runProbe(probe, loaded.ctx);
     io.stdout(render(result, loaded, format));
-    return result.result === 'success' ? 0 : result.result === 'failure' ? 1 : 2;
+    if (result.result === 'success') return 0;
+    if (result.result === 'failure') return 1;
+    return result.code === 'ProbeErrored' ? EXIT_ERRORED : 2;
   } catch (e) {
     if (e instanceof UsageError) {
       io.stderr(`cluster-probe probe: ${e.message}\n`);
@@ -198,7 +211,9 @@ Examples:
   # Probe a URL directly, with a 5 s timeout, as JSON
   cluster-probe probe --url https://10.0.0.1:6443/readyz --timeout 5 -o json
 
-Exit status: 0 the probe succeeded, 1 it failed, 2 the probe or the command line is misconfigured.
+Exit status: 0 the probe succeeded, 1 it failed, 2 the probe or the command line is misconfigured, 3 the probe
+errored: the target's answer could not be read to the end (retried 3 times, as the kubelet does), which the reconciler
+counts toward no threshold.
 `;
 
 export function register(program: Command): void {
