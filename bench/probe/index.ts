@@ -75,6 +75,8 @@ async function benchOurs(ports: number[]): Promise<OursFigures> {
   let steadyFrom = Infinity;
   let probes = 0;
   let failures = 0;
+  let attempts = 0;
+  const failureKinds = new Map<string, number>();
   let firstFailure = '';
   const scheduler = new ProbeScheduler({
     concurrency: 1000,
@@ -84,9 +86,14 @@ async function benchOurs(ports: number[]): Promise<OursFigures> {
     },
     onResult: (_k, r) => {
       probes++;
+      // An errored probe is retried at once by the prober (up to 3 attempts): each attempt is a request, and under
+      // overload the retries are what to watch.
+      attempts += r.attempts ?? 1;
       if (r.result !== 'success') {
         failures++;
         firstFailure ||= r.message;
+        const kind = `${r.result}${r.code !== undefined ? `/${r.code}` : ''}: ${r.message.replace(/\d+/g, 'N')}`;
+        failureKinds.set(kind, (failureKinds.get(kind) ?? 0) + 1);
       }
     },
   });
@@ -111,6 +118,8 @@ async function benchOurs(ports: number[]): Promise<OursFigures> {
   await scheduler.stop();
   clearInterval(sampler);
   if (failures > 0) log(`ours: ${failures} probes did not succeed, e.g. ${firstFailure}`);
+  for (const [kind, n] of [...failureKinds].sort((a, b) => b[1] - a[1]).slice(0, 5)) log(`ours:   ${n} x ${kind}`);
+  if (attempts > done) log(`ours: ${attempts} attempts for ${done} probes (errored probes retried)`);
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   return {
     probes: done,

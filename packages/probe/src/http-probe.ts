@@ -121,6 +121,10 @@ function withUserinfoAuth(fields: ReadonlyMap<string, string[]>, u: GoUrl): Read
   return out;
 }
 
+/** The headers of a probe that sets none (most do), formed once. */
+const DEFAULT_HEADERS = probeHeaders([]);
+const DEFAULT_LINES = headerLines(DEFAULT_HEADERS.fields);
+
 /** Go's refererForURL: the last URL without its userinfo, none from https to http, the caller's own if it set one. */
 function refererFor(last: GoUrl, next: GoUrl): string | undefined {
   if (last.scheme === 'https' && next.scheme === 'http') return undefined;
@@ -136,14 +140,14 @@ export async function httpProbe(action: ResolvedHttpGet, env: HandlerEnv): Promi
     if (!ctx.ok) return codedError('InvalidCABundle', ctx.field, ctx.detail);
     secureContext = ctx.context;
   }
-  const initial = probeHeaders(action.httpHeaders);
+  const initial = action.httpHeaders.length === 0 ? DEFAULT_HEADERS : probeHeaders(action.httpHeaders);
   // Go's stripPassword: a URL in a message shows `user:***@`, never the password.
   const shown = (u: GoUrl): string => {
     const colon = u.userinfo?.indexOf(':') ?? -1;
     const safe = colon >= 0 ? { ...u, userinfo: `${u.userinfo!.slice(0, colon)}:***` } : u;
     return goQuote(goUrlString(safe));
   };
-  const invalid = invalidHeader(initial.fields);
+  const invalid = initial === DEFAULT_HEADERS ? undefined : invalidHeader(initial.fields);
   if (invalid !== undefined) return failure(`Get ${shown(first)}: ${invalid}`);
   const deadline = new Deadline(env.timeoutMs, env.signal);
   let current = first;
@@ -155,7 +159,10 @@ export async function httpProbe(action: ResolvedHttpGet, env: HandlerEnv): Promi
         url: current,
         target: requestUri(current),
         host: host !== '' ? host : current.host,
-        headers: headerLines(withUserinfoAuth(fields, current)),
+        headers:
+          fields === DEFAULT_HEADERS.fields && current.userinfo === undefined
+            ? DEFAULT_LINES
+            : headerLines(withUserinfoAuth(fields, current)),
         guard: env.guard,
         signal: deadline.signal,
         maxBodyBytes: MAX_BODY_BYTES,

@@ -4,7 +4,7 @@
 // as Go's client (http1-limits below), and over TLS offers ALPN `h2, http/1.1` as the kubelet's transport does, speaking
 // h2 (h2-request.ts) when the server picks it. Depends only on node:http/tls, the address guard and go-url.
 import http from 'node:http';
-import type { Socket } from 'node:net';
+import net, { type Socket } from 'node:net';
 import tls from 'node:tls';
 import type { AddressGuard } from './address-guard.js';
 import { goHostname, goPort, toText, type GoUrl } from './go-url.js';
@@ -233,9 +233,15 @@ export function getOnce(opts: GetOptions): Promise<GetResponse> {
         socketError ??= e;
       });
     };
+    const dialIsIp = net.isIP(dial) !== 0;
     const connected = (): void => {
       if (phase === 'connect') phase = 'headers';
-      if (socket !== undefined) socketAddr = socketAddress(socket);
+      // Kept for Go's `read tcp local->remote` wording; the remote is the address dialled when it is one (a
+      // getpeername saved), else the socket's.
+      if (socket !== undefined)
+        socketAddr = dialIsIp
+          ? `${joinAddr(socket.localAddress, socket.localPort)}->${joinAddr(dial, port)}`
+          : socketAddress(socket);
     };
 
     if (opts.url.scheme !== 'https') {
@@ -345,7 +351,9 @@ export function getOnce(opts: GetOptions): Promise<GetResponse> {
       req.on('response', (res) => {
         // What llhttp's lenient mode reads but Go's client refuses (a control byte in a header value, a transfer
         // coding other than chunked): refused here too, in Go's words, so the verdict is the kubelet's.
-        const goRefuses = goResponseHeadError(Buffer.concat(head).toString('latin1'), false);
+        const goRefuses = mayGoRefuse(res)
+          ? goResponseHeadError(Buffer.concat(head).toString('latin1'), false)
+          : undefined;
         if (goRefuses !== undefined) {
           fail(new GoProtocolError(`net/http: HTTP/1.x transport connection broken: ${goRefuses}`));
           return;
@@ -391,6 +399,21 @@ export function getOnce(opts: GetOptions): Promise<GetResponse> {
       req.end();
     }
   });
+}
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
+
+/**
+ * Whether the head has what lenient llhttp reads and Go refuses (a control byte in a value, a transfer coding other
+ * than chunked): only then is it read again by Go's rules, which would cost every probe a few microseconds.
+ */
+function mayGoRefuse(res: http.IncomingMessage): boolean {
+  const te = res.headers['transfer-encoding'];
+  if (te !== undefined && te.toLowerCase() !== 'chunked') return true;
+  const raw = res.rawHeaders;
+  for (let i = 1; i < raw.length; i += 2) if (CONTROL.test(raw[i]!)) return true;
+  return false;
 }
 
 /** A protocol error in the words of Go's client, shown as it is. */

@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import {
   fromText,
   goHostname,
+  goProbeRequestUrl,
   goUrlString,
   parseGoUrl,
   parseReference,
@@ -48,4 +49,25 @@ describe("Go's net/url as the kubelet's probe request uses it", () => {
       expect(toText(u.host)).to.equal(c.host ?? '');
     });
   }
+
+  it('builds the usual probe URL directly exactly as the long way does (2,000 random plain paths and hosts)', () => {
+    const alphabet = "abcXYZ019-._~!$&'()*+,;=:@/";
+    let seed = 29;
+    const rnd = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let i = 0; i < 2000; i++) {
+      let path = '/';
+      for (let k = rnd(12); k > 0; k--) path += alphabet[rnd(alphabet.length)]!;
+      const host = ['127.0.0.1', 'member.example', 'LOCALHOST', '10.0.0.1'][rnd(4)]!;
+      const fast = probeRequestUrl('http', host, 8080, path);
+      const slow = goProbeRequestUrl('http', host, 8080, path);
+      expect([goUrlString(fast), requestUri(fast), goHostname(fast)], path).to.deep.equal([
+        goUrlString(slow),
+        requestUri(slow),
+        goHostname(slow),
+      ]);
+    }
+  });
 });
