@@ -148,7 +148,9 @@ export async function apiServerProbe(
             `Get ${goQuote(shown)}: failed to parse Location header ${goQuote(res.location)}: ${toText(e.message)}`,
           );
         }
-        if (goHostname(next) !== goHostname(first)) break;
+        // Not elsewhere, and never from https to http: the next request carries the bearer token (Go's client would
+        // send it in clear there; a probe must not).
+        if (goHostname(next) !== goHostname(first) || (url.scheme === 'https' && next.scheme === 'http')) break;
         if (requests >= MAX_REDIRECTS)
           throw new ProbeFailed(`Get ${goQuote(res.location)}: stopped after ${MAX_REDIRECTS} redirects`);
         if (next.scheme !== 'http' && next.scheme !== 'https')

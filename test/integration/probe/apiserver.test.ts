@@ -164,6 +164,13 @@ describe('apiServer probe against a member apiserver stand-in', function () {
     expect(api.requests).to.deep.equal(['/readyz']);
   });
 
+  it('never follows a redirect from https to http: the token would go in clear', async () => {
+    api.readyzLocation = `http://127.0.0.1:${api.port}/healthz`;
+    const res = await probe({});
+    expect(res).to.include({ result: 'failure', message: 'GET /readyz failed with statuscode: 302' });
+    expect(api.requests).to.deep.equal(['/readyz']);
+  });
+
   it('speaks h2 to a member that offers only h2, as client-go does', async () => {
     const h2 = http2.createSecureServer({ key: pki.server.key, cert: pki.server.cert, allowHTTP1: false });
     const seen: string[] = [];
