@@ -171,19 +171,26 @@ describe('apiServer probe against a member apiserver stand-in', function () {
     expect(api.requests).to.deep.equal(['/readyz']);
   });
 
-  it('speaks h2 to a member that offers only h2, as client-go does', async () => {
+  it('speaks h2 to a member that offers only h2, as client-go does, lists included', async () => {
     const h2 = http2.createSecureServer({ key: pki.server.key, cert: pki.server.cert, allowHTTP1: false });
     const seen: string[] = [];
+    const node = (name: string): unknown => ({
+      metadata: { name },
+      status: { conditions: [{ type: 'Ready', status: 'True' }] },
+    });
     h2.on('stream', (stream, headers) => {
-      seen.push(`${headers[':path'] ?? ''} ${headers.authorization === `Bearer ${TOKEN}` ? 'token' : 'no token'}`);
-      stream.respond({ ':status': 200 });
-      stream.end('ok');
+      const path = headers[':path'] ?? '';
+      seen.push(`${path} ${headers.authorization === `Bearer ${TOKEN}` ? 'token' : 'no token'}`);
+      stream.respond({ ':status': 200, 'content-type': 'application/json' });
+      if (path.startsWith('/api/v1/nodes'))
+        stream.end(JSON.stringify({ kind: 'NodeList', metadata: {}, items: [node('a'), node('b'), node('c')] }));
+      else stream.end('ok');
     });
     const port = await listen(h2);
     try {
-      const res = await probe({}, ctx({ apiEndpoint: `https://127.0.0.1:${port}` }));
-      expect(res.result).to.equal('success');
-      expect(seen).to.deep.equal(['/readyz token']);
+      const res = await probe({ minReadyNodes: 3 }, ctx({ apiEndpoint: `https://127.0.0.1:${port}` }));
+      expect(res).to.include({ result: 'success' });
+      expect(seen).to.deep.equal(['/readyz token', '/api/v1/nodes?limit=500 token']);
     } finally {
       await new Promise<void>((resolve) => h2.close(() => resolve()));
     }
