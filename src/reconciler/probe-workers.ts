@@ -323,20 +323,38 @@ export class ProbeWorkers {
         if (!found.ok) return { result: 'error', message: found.message, durationMs: 0 };
         ctx.credentials = found.credentials;
       }
-      if (trust.kind === 'insecure') return runProbe(withMemberTrust(probe, { kind: 'insecure' }), ctx);
-      if (trust.kind === 'secret') {
-        // Read at every run too: a rotated member CA is trusted from the next run on.
-        const { namespace, name } = trust.secretRef;
-        const ca = await secrets.caBundle(namespace, name, waitMs);
-        if (!ca.ok) return { result: 'error', message: ca.message, durationMs: 0 };
-        if (ca.caBundle === undefined) return runProbe(probe, ctx);
-        const out = await runProbe(withMemberTrust(probe, { kind: 'ca', caBundle: ca.caBundle }), ctx);
-        // A bad bundle is the Secret's fault, not the probe's: name the Secret, not a field the user never wrote.
-        if (out.result === 'error' && out.code === 'InvalidCABundle')
-          return { ...out, message: `spec.secretRef: Secret "${namespace}/${name}" key caBundle: ${out.detail}` };
-        return out;
-      }
-      return runProbe(probe, ctx);
+      const out = await this.runWithTrust(runProbe, probe, ctx, trust, waitMs);
+      // A refused token is the Secret's fault, not the member's: name the Secret the token came from.
+      if (secretRef !== undefined && out.result === 'error' && out.code === 'CredentialsRejected')
+        return {
+          ...out,
+          message: `spec.secretRef: Secret "${secretRef.namespace}/${secretRef.name}" key token: ${out.message}`,
+        };
+      return out;
     };
+  }
+
+  /** One run with the member's trust applied (insecure, a CA from a Secret, or the probe's own). */
+  private async runWithTrust(
+    runProbe: NonNullable<ProbeWorkersOptions['runProbe']>,
+    probe: LivenessProbe,
+    ctx: ProbeContext,
+    trust: MemberTrust,
+    waitMs: number,
+  ): Promise<ProbeResult> {
+    if (trust.kind === 'insecure') return runProbe(withMemberTrust(probe, { kind: 'insecure' }), ctx);
+    if (trust.kind === 'secret') {
+      // Read at every run too: a rotated member CA is trusted from the next run on.
+      const { namespace, name } = trust.secretRef;
+      const ca = await this.options.secrets.caBundle(namespace, name, waitMs);
+      if (!ca.ok) return { result: 'error', message: ca.message, durationMs: 0 };
+      if (ca.caBundle === undefined) return runProbe(probe, ctx);
+      const out = await runProbe(withMemberTrust(probe, { kind: 'ca', caBundle: ca.caBundle }), ctx);
+      // A bad bundle is the Secret's fault, not the probe's: name the Secret, not a field the user never wrote.
+      if (out.result === 'error' && out.code === 'InvalidCABundle')
+        return { ...out, message: `spec.secretRef: Secret "${namespace}/${name}" key caBundle: ${out.detail}` };
+      return out;
+    }
+    return runProbe(probe, ctx);
   }
 }

@@ -3,7 +3,7 @@
 // as soon as the minimum is met. What it reads is bounded by the read budget (read-budget.ts), in bytes, objects and
 // pages, whatever the member sends. Plain node:https: no Kubernetes client, no Secret reading.
 import type { SecureContext } from 'node:tls';
-import { configError, errored, failure, success, type HandlerEnv, type HandlerResult } from './handler.js';
+import { codedError, configError, errored, failure, success, type HandlerEnv, type HandlerResult } from './handler.js';
 import { Deadline } from './deadline.js';
 import {
   fromText,
@@ -66,14 +66,28 @@ function podReady(item: unknown): boolean {
 
 class ProbeFailed extends Error {}
 class ProbeConfigError extends Error {}
-/** The kubelet's errored probe: not the member's fault as far as we can tell (unreadable body, refused credentials). */
+/** The kubelet's errored probe: not the member's fault as far as we can tell (a body that cannot be read). */
 class ProbeErrored extends Error {}
+/** The member refused our credentials: `message` names where, `detail` what. */
+class CredentialsRejected extends Error {
+  constructor(
+    readonly where: string,
+    readonly detail: string,
+  ) {
+    super(`${where}: ${detail}`);
+  }
+}
 
-/** 401 and 403 say our credentials (the caller's token) broke, not the member: never counted against it. */
-function credentialsRefused(status: number, what: string): ProbeErrored | undefined {
+/**
+ * 401 and 403 say our credentials (the caller's token) broke, not the member: a fault of the configuration (the
+ * Secret), reported at once and never counted against the member. Not an errored probe: that would be retried and
+ * then discarded, and a revoked token would leave the last verdict standing, unseen, for as long as it lasts.
+ */
+function credentialsRefused(status: number, what: string): CredentialsRejected | undefined {
   if (status !== 401 && status !== 403) return undefined;
-  return new ProbeErrored(
-    `${what}: statuscode: ${status}: the member refused the probe's credentials (token or client certificate); not counted against the member`,
+  return new CredentialsRejected(
+    what,
+    `statuscode: ${status}: the member refused the probe's credentials (token or client certificate)`,
   );
 }
 
@@ -237,7 +251,7 @@ export async function apiServerProbe(
   try {
     const health = await get(action.path.startsWith('/') ? action.path : `/${action.path}`, budget.maxHealthBodyBytes);
     const refused = credentialsRefused(health.status, `GET ${action.path}`);
-    if (refused !== undefined) return errored(refused.message);
+    if (refused !== undefined) throw refused;
     if (health.status < 200 || health.status >= 300)
       return failure(`GET ${action.path} failed with statuscode: ${health.status}`);
     const parts = [`GET ${action.path}: statuscode: ${health.status}`];
@@ -263,6 +277,7 @@ export async function apiServerProbe(
     return success(`apiServer probe succeeded: ${parts.join('; ')}`);
   } catch (e) {
     if (e instanceof ProbeConfigError) return configError(e.message);
+    if (e instanceof CredentialsRejected) return codedError('CredentialsRejected', e.where, e.detail);
     if (e instanceof ProbeFailed) return failure(e.message);
     if (e instanceof ProbeErrored) return errored(e.message);
     throw e;

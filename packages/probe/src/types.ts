@@ -56,9 +56,11 @@ export type ProbeOutcome = 'success' | 'failure' | 'error';
  * `InvalidCABundle`: httpGet.caBundle is not base64 of PEM certificates (the reconciler fills it from a Secret, so it
  * names the Secret instead). `ProbeErrored`: not a fault of the configuration but the kubelet's "probe errored"
  * (pkg/probe returned an error, e.g. the body could not be read): retried at once, and, as the kubelet's worker does,
- * never counted toward a threshold.
+ * never counted toward a threshold. `CredentialsRejected`: the apiServer handler's member answered 401 or 403, so our
+ * credentials (the token of the Cluster's Secret) broke, not the member: a configuration fault, reported at once and
+ * never retried (the reconciler names the Secret).
  */
-export type ProbeErrorCode = 'InvalidCABundle' | 'ProbeErrored';
+export type ProbeErrorCode = 'InvalidCABundle' | 'ProbeErrored' | 'CredentialsRejected';
 
 export interface ProbeResult {
   result: ProbeOutcome;

@@ -114,21 +114,24 @@ describe('apiServer probe against a member apiserver stand-in', function () {
     expect((await probe({ minReadyNodes: 2, minReadyPods: 2 })).result).to.equal('success');
   });
 
-  it('errors, never fails, when the member refuses our token: our credentials broke, not the member', async () => {
+  it('is a configuration error, never a failure, when the member refuses our token: our credentials broke', async () => {
     const res = await probe({ minReadyNodes: 1 }, ctx({ credentials: { token: 'wrong', caBundlePem: pki.caPem } }));
     expect(res).to.include({
       result: 'error',
-      code: 'ProbeErrored',
+      code: 'CredentialsRejected',
       message:
-        "listing nodes: statuscode: 401: the member refused the probe's credentials (token or client certificate); not counted against the member",
+        "listing nodes: statuscode: 401: the member refused the probe's credentials (token or client certificate)",
+      detail: "statuscode: 401: the member refused the probe's credentials (token or client certificate)",
     });
+    // Not the kubelet's errored probe: nothing to retry, the answer was read.
+    expect(res.attempts).to.equal(undefined);
   });
 
   for (const status of [401, 403]) {
     it(`errors on a ${status} from the health path too`, async () => {
       api.readyzStatus = status;
       const res = await probe({});
-      expect(res).to.include({ result: 'error', code: 'ProbeErrored' });
+      expect(res).to.include({ result: 'error', code: 'CredentialsRejected' });
       expect(res.message).to.match(new RegExp(`^GET /readyz: statuscode: ${status}: the member refused`));
     });
   }

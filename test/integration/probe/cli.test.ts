@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { expect } from 'chai';
-import { EXIT_ERRORED, probeCommand, type Io, type ProbeCommandOptions } from '../../../src/cli/probe.js';
+import { probeCommand, type Io, type ProbeCommandOptions } from '../../../src/cli/probe.js';
 import { testPki, type TestPki } from './certs.js';
 import { startMemberApiserver, type StandIn } from './member-apiserver.js';
 import { close, listen } from './servers.js';
@@ -111,9 +111,9 @@ describe('cluster-probe probe', function () {
     expect((await cli({ file: 'member-apiserver.yaml', tokenFile: 'token', caFile: 'ca.crt' }, files)).code).to.equal(
       0,
     );
-    // Refused credentials are the probe's own fault, an errored probe (exit 3), not a verdict on the member.
+    // Refused credentials are a fault of the configuration (exit 2), not a verdict on the member.
     const denied = await cli({ file: 'member-apiserver.yaml', caFile: 'ca.crt' }, files);
-    expect(denied.code).to.equal(EXIT_ERRORED);
+    expect(denied.code).to.equal(2);
     expect(denied.stdout).to.contain("statuscode: 401: the member refused the probe's credentials");
     const insecure = await cli(
       { file: 'member-apiserver.yaml', tokenFile: 'token', insecureSkipTlsVerify: true },

@@ -168,14 +168,16 @@ describe('reconciler manager (in-memory apiserver, real probe targets)', functio
   });
 
   describe("the member's CA from spec.secretRef", () => {
+    const REVOKED = 'revoked-token';
     let pki: TestPki;
     let memberPort = 0;
     let otherPort = 0;
 
     before(async () => {
       pki = await testPki();
-      const ok = (_req: http.IncomingMessage, res: http.ServerResponse): void => {
-        res.writeHead(200);
+      const ok = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+        // A revoked token, as a member's apiserver refuses it.
+        res.writeHead(req.headers.authorization === `Bearer ${REVOKED}` ? 401 : 200);
         res.end('ok');
       };
       const member = https.createServer({ key: pki.server.key, cert: pki.server.cert }, ok);
@@ -294,6 +296,27 @@ describe('reconciler manager (in-memory apiserver, real probe targets)', functio
       expect(kube.cluster('m-later')!.spec.taints ?? []).to.deep.equal([]);
       kube.putSecret('karmada-cluster', 'm-later', secret());
       await until('Healthy=True', () => (healthy(kube.cluster('m-later'))?.status === 'True' ? true : undefined));
+    });
+
+    it('reports a token the member refuses as Unknown/LivenessProbeError naming the Secret, never a taint', async () => {
+      kube.putSecret('karmada-cluster', 'm-revoked', { ...secret(), token: b64(REVOKED) });
+      kube.putCluster(
+        cluster('m-revoked', {
+          apiEndpoint: `https://127.0.0.1:${memberPort}`,
+          secretRef: { namespace: 'karmada-cluster', name: 'm-revoked' },
+          livenessProbe: { apiServer: {}, periodSeconds: 1, failureThreshold: 1 },
+        }),
+      );
+      await start();
+      const c = await until('Healthy', () => healthy(kube.cluster('m-revoked')));
+      expect(c).to.include({ status: 'Unknown', reason: 'LivenessProbeError' });
+      expect(c.message).to.equal(
+        'spec.secretRef: Secret "karmada-cluster/m-revoked" key token: GET /readyz: statuscode: 401: the member refused the probe\'s credentials (token or client certificate)',
+      );
+      expect(kube.cluster('m-revoked')!.spec.taints ?? []).to.deep.equal([]);
+      // A token that works again is used from the next run on.
+      kube.putSecret('karmada-cluster', 'm-revoked', secret());
+      await until('Healthy=True', () => (healthy(kube.cluster('m-revoked'))?.status === 'True' ? true : undefined));
     });
 
     it('names the Secret when its caBundle is not a CA bundle', async () => {
