@@ -4,7 +4,7 @@
 // a tick and queues again every Cluster whose decision changed, so the reconcile stays level-triggered.
 import { WITHHELD_REASONS, type WithheldReason } from '../facts/disruption.js';
 import type { Clock, ProbeResult, ResolvedTiming, TimerHandle, WorkerState } from '@karmada-cluster-probe/probe';
-import { isErrored } from '@karmada-cluster-probe/probe/internal/handler.js';
+import { isErrored } from '@karmada-cluster-probe/probe';
 import { UNHEALTHY_TAINT_KEY, type Cluster } from '@karmada-cluster-probe/schema';
 import {
   assessFleet,

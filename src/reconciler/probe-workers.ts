@@ -18,7 +18,7 @@ import {
   type Transition,
   type WorkerState,
 } from '@karmada-cluster-probe/probe';
-import { isErrored } from '@karmada-cluster-probe/probe/internal/handler.js';
+import { isErrored } from '@karmada-cluster-probe/probe';
 import { probeSourceOf, type ProbeSourceKind } from '@karmada-cluster-probe/schema/internal/schema/probe-source.js';
 import type { Cluster } from '@karmada-cluster-probe/schema';
 import { HEALTHY_CONDITION, stateFromConditions, type Desired } from './desired-state.js';

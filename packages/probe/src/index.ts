@@ -15,7 +15,16 @@ export type {
   ResolvedTiming,
   TcpSocketAction,
 } from './types.js';
-export { runProbe, resolveTiming, handlerOf, hostOfEndpoint, PROBE_DEFAULTS, type HandlerName } from './prober.js';
+export {
+  runProbe,
+  resolveTiming,
+  handlerOf,
+  hostOfEndpoint,
+  PROBE_DEFAULTS,
+  MAX_PROBE_ATTEMPTS,
+  type HandlerName,
+} from './prober.js';
+export { isErrored } from './handler.js';
 export { ProbeWorker, type Transition, type WorkerState } from './worker.js';
 export { ProbeScheduler, type ProbeRunner, type SchedulerOptions, type AddOptions } from './scheduler.js';
 export { RealClock, type Clock, type TimerHandle } from '@karmada-cluster-probe/schema/api';
