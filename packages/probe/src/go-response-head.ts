@@ -55,6 +55,21 @@ function validValue(v: string): boolean {
   return true;
 }
 
+const isSpace = (c: string | undefined): boolean => c === ' ' || c === '\t';
+
+/** Spaces and tabs at the start (a loop: no regex backtracking on long runs). */
+function leadingSpace(s: string): number {
+  let i = 0;
+  while (isSpace(s[i])) i++;
+  return i;
+}
+
+function trimEnd(s: string): string {
+  let end = s.length;
+  while (end > 0 && isSpace(s[end - 1])) end--;
+  return s.slice(0, end);
+}
+
 function goHttpVersionOk(v: string): boolean {
   if (v === 'HTTP/1.1' || v === 'HTTP/1.0') return true;
   return /^HTTP\/[0-9]\.[0-9]$/.test(v);
@@ -109,11 +124,17 @@ export function goReadResponseHead(data: string, closed: boolean): GoHead {
     if (kv === EOF) return fail('unexpected EOF');
     if (kv === '') break;
     if (!kv.includes(':')) return fail(`malformed MIME header: missing colon: ${goQuote(kv)}`);
-    // obs-fold: continuation lines join the field with one space.
-    while (lines.peek() === ' ' || lines.peek() === '\t') {
-      const more = lines.next();
-      if (typeof more !== 'string') break;
-      kv = `${kv.replace(/[ \t]+$/, '')} ${more.replace(/^[ \t]+|[ \t]+$/g, '')}`;
+    // obs-fold: continuation lines join the field with one space each, trimmed, as textproto's
+    // readContinuedLineSlice. Joined once at the end: a server may send 16,000 of them in 64 KiB, and re-trimming
+    // the growing line at each one was quadratic (a second of the event loop per response).
+    if (lines.peek() === ' ' || lines.peek() === '\t') {
+      const parts = [trimEnd(kv)];
+      while (lines.peek() === ' ' || lines.peek() === '\t') {
+        const more = lines.next();
+        if (typeof more !== 'string') break;
+        parts.push(trimEnd(more.slice(leadingSpace(more))));
+      }
+      kv = parts.join(' ');
     }
     const colon = kv.indexOf(':');
     const key = kv.slice(0, colon);
@@ -121,7 +142,7 @@ export function goReadResponseHead(data: string, closed: boolean): GoHead {
     if (!validKey(key) || !validValue(value)) return fail(`malformed MIME header line: ${goQuote(kv)}`);
     const canon = key.includes(' ') ? key : key.toLowerCase();
     const list = fields.get(canon) ?? [];
-    list.push(value.replace(/^[ \t]+/, '').replace(/[ \t]+$/, ''));
+    list.push(trimEnd(value.slice(leadingSpace(value))));
     fields.set(canon, list);
   }
   // readTransfer's checks on a response.
