@@ -28,13 +28,13 @@ describe('Go URL and response-head readers on hostile lengths', function () {
   it('joins continuation lines trimmed, one space each, an empty one included (as Go)', () => {
     const h = goReadResponseHead('HTTP/1.1 200 OK\r\nX-A: a \r\n \t\r\n  b\t \r\n\r\n', false);
     expect(h).to.have.property('status', 200);
-    expect((h as { fields: Map<string, string[]> }).fields.get('x-a')).to.deep.equal(['a  b']);
+    expect((h as { fields: ReadonlyMap<string, readonly string[]> }).fields.get('x-a')).to.deep.equal(['a  b']);
   });
 
   it('trims a header value of 1 MiB of spaces and tabs in linear time', () => {
     const pad = ' \t'.repeat(512 * 1024);
     const { value, ms } = timed(() => goReadResponseHead(`HTTP/1.1 200 OK\r\nX-A:${pad}a${pad}\r\n\r\n`, false));
-    expect((value as { fields: Map<string, string[]> }).fields.get('x-a')).to.deep.equal(['a']);
+    expect((value as { fields: ReadonlyMap<string, readonly string[]> }).fields.get('x-a')).to.deep.equal(['a']);
     expect(ms).to.be.below(LINEAR_MS);
   });
 
