@@ -5,8 +5,10 @@ import http2 from 'node:http2';
 import type { TLSSocket } from 'node:tls';
 import {
   BodyReader,
+  GoProtocolError,
   MAX_RESPONSE_HEADER_BYTES,
   UnexpectedEof,
+  validHostHeader,
   type GetOptions,
   type GetResponse,
 } from './http-request.js';
@@ -30,7 +32,14 @@ const CONNECTION_SPECIFIC = new Set([
 ]);
 
 export function h2Get(opts: GetOptions, socket: TLSSocket, hooks: H2Hooks): void {
-  const session = http2.connect(`https://${opts.host === '' ? 'localhost' : opts.host}`, {
+  // Go's h2 transport refuses such a Host before sending (httpcommon.EncodeHeaders).
+  if (!validHostHeader(opts.host)) {
+    hooks.fail(new GoProtocolError('invalid Host header'));
+    return;
+  }
+  // The authority here is a placeholder (the socket is ours, `:authority` is set below): node:http2 parses it as a
+  // URL and throws on a Host that is not one (`a b`, `[`).
+  const session = http2.connect('https://localhost', {
     createConnection: () => socket,
     maxHeaderListPairs: 256,
     settings: { enablePush: false, maxHeaderListSize: MAX_RESPONSE_HEADER_BYTES },

@@ -9,6 +9,7 @@ import { Deadline } from './deadline.js';
 import {
   goHostname,
   goQuote,
+  fromText,
   goUrlString,
   GoUrlError,
   parseGoUrl,
@@ -95,13 +96,17 @@ export function invalidHeader(fields: ReadonlyMap<string, readonly string[]>): s
   return undefined;
 }
 
-/** The header lines as Go's Request.write orders them: User-Agent (first value, if not empty), then sorted names. */
+/**
+ * The header lines as Go's Request.write orders them: User-Agent (first value, if not empty), then sorted names.
+ * Values are byte strings (UTF-8, one char a byte), as Go writes a string: Node's writers take one byte a char and
+ * throw on a char above U+00FF (out of a TLS socket's event, an uncaught exception).
+ */
 export function headerLines(fields: ReadonlyMap<string, readonly string[]>): HeaderList {
   const out: [string, string[]][] = [];
   const ua = fields.get('User-Agent');
-  if (ua !== undefined && goValue(ua[0] ?? '') !== '') out.push(['User-Agent', [goValue(ua[0]!)]]);
+  if (ua !== undefined && goValue(ua[0] ?? '') !== '') out.push(['User-Agent', [fromText(goValue(ua[0]!))]]);
   const names = [...fields.keys()].filter((n) => !NOT_WRITTEN.has(n)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  for (const n of names) out.push([n, fields.get(n)!.map(goValue)]);
+  for (const n of names) out.push([n, fields.get(n)!.map((v) => fromText(goValue(v)))]);
   return out;
 }
 
@@ -151,7 +156,8 @@ export async function httpProbe(action: ResolvedHttpGet, env: HandlerEnv): Promi
   if (invalid !== undefined) return failure(`Get ${shown(first)}: ${invalid}`);
   const deadline = new Deadline(env.timeoutMs, env.signal);
   let current = first;
-  let host = initial.host;
+  // Go's req.Host, in bytes as the transport writes it.
+  let host = fromText(initial.host);
   let fields = initial.fields;
   try {
     for (let requests = 1; ; requests++) {

@@ -265,24 +265,30 @@ export function getOnce(opts: GetOptions): Promise<GetResponse> {
     t.once('secureConnect', () => {
       connected();
       t.removeListener('error', fail);
-      if (t.alpnProtocol === 'h2') {
-        h2Get(opts, t, {
-          onHeaders: () => {
-            phase = 'body';
-          },
-          done,
-          fail,
-          rejectAsIs,
-          addCleanup: (c) => cleanups.push(c),
-        });
-        return;
+      // What node:http or node:http2 throws while forming the request would be thrown out of this socket event, an
+      // uncaught exception that ends the process: it fails this probe instead.
+      try {
+        if (t.alpnProtocol === 'h2') {
+          h2Get(opts, t, {
+            onHeaders: () => {
+              phase = 'body';
+            },
+            done,
+            fail,
+            rejectAsIs,
+            addCleanup: (c) => cleanups.push(c),
+          });
+          return;
+        }
+        http1(
+          opts,
+          { createConnection: () => t },
+          () => undefined,
+          () => undefined,
+        );
+      } catch (e) {
+        fail(e);
       }
-      http1(
-        opts,
-        { createConnection: () => t },
-        () => undefined,
-        () => undefined,
-      );
     });
 
     function http1(
@@ -291,7 +297,9 @@ export function getOnce(opts: GetOptions): Promise<GetResponse> {
       socketSeen: (s: Socket) => void,
       onConnect: () => void,
     ): void {
-      const headers: Record<string, string | string[]> = { Host: o.host };
+      // Go's Request.write sends an empty Host rather than one with a byte no host can hold (a space, a non-ASCII
+      // byte: Go would have made it punycode first).
+      const headers: Record<string, string | string[]> = { Host: validHostHeader(o.host) ? o.host : '' };
       for (const [name, values] of o.headers) headers[name] = values.length === 1 ? values[0]! : [...values];
       // Go's transport (DisableKeepAlives) adds `Connection: close` after the caller's own Connection values, unless
       // they already ask to close or switch protocols; Node adds it only when there is no Connection header at all.
@@ -399,6 +407,13 @@ export function getOnce(opts: GetOptions): Promise<GetResponse> {
       req.end();
     }
   });
+}
+
+/** Go's httpguts.ValidHostHeader: the bytes a Host may hold (letters, digits and `!$%&'()*+,-.:;=[]_~`). */
+const VALID_HOST = /^[A-Za-z0-9!$%&'()*+,\-.:;=[\]_~]*$/;
+
+export function validHostHeader(host: string): boolean {
+  return VALID_HOST.test(host);
 }
 
 // eslint-disable-next-line no-control-regex
