@@ -67,7 +67,18 @@ export function h2Get(opts: GetOptions, socket: TLSSocket, hooks: H2Hooks): void
     return;
   }
   stream.on('error', hooks.fail);
+  // node:http2 advertises SETTINGS_MAX_HEADER_LIST_SIZE but takes a larger block (up to nine 16 KiB frames), and any
+  // number of 1xx blocks: both are held to the bound here, in Go's h2 transport's words.
+  let informational = 0;
+  stream.on('headers', (h) => {
+    informational += headerListSize(h);
+    if (informational > MAX_RESPONSE_HEADER_BYTES) hooks.fail(new GoProtocolError('header list too large'));
+  });
   stream.on('response', (h) => {
+    if (headerListSize(h) > MAX_RESPONSE_HEADER_BYTES) {
+      hooks.fail(new GoProtocolError('http2: response header list larger than advertised limit'));
+      return;
+    }
     hooks.onHeaders();
     const status = Number(h[':status'] ?? 0);
     const location = first(h['location']);
@@ -119,6 +130,16 @@ export function h2Get(opts: GetOptions, socket: TLSSocket, hooks: H2Hooks): void
     // Closed after the headers, before the body's end: a body cut short, Go's `unexpected EOF`.
     else hooks.fail(new UnexpectedEof());
   });
+}
+
+/** A header list's size as RFC 7541 (and Go's framer) counts it: each field's name and value octets, plus 32. */
+function headerListSize(headers: http2.IncomingHttpHeaders): number {
+  let size = 0;
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) size += name.length + String(v).length + 32;
+  }
+  return size;
 }
 
 function first(v: string | string[] | undefined): string | undefined {

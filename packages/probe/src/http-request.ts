@@ -22,6 +22,9 @@ import { messageOf } from '@karmada-cluster-probe/schema/api';
  */
 export const MAX_RESPONSE_HEADER_BYTES = 64 * 1024;
 
+/** Go's words for a response head above the bound. */
+const HEADERS_EXCEEDED = `net/http: server response headers exceeded ${MAX_RESPONSE_HEADER_BYTES} bytes; aborted`;
+
 /** Request headers in the order they are written: `[name, values]`, names as Go writes them (canonical). */
 export type HeaderList = readonly (readonly [string, readonly string[]])[];
 
@@ -189,10 +192,7 @@ export function getOnce(opts: GetOptions): Promise<GetResponse> {
       if (phase === 'body')
         return code === 'HPE_INVALID_CHUNK_SIZE' ? new GoProtocolError('invalid byte in chunk length') : err;
       if (headBytes === 0 || !(parseError || isHangUp(err))) return err;
-      if (code === 'HPE_HEADER_OVERFLOW')
-        return new GoProtocolError(
-          `net/http: server response headers exceeded ${MAX_RESPONSE_HEADER_BYTES} bytes; aborted`,
-        );
+      if (code === 'HPE_HEADER_OVERFLOW') return new GoProtocolError(HEADERS_EXCEEDED);
       const go = goResponseHeadError(Buffer.concat(head).toString('latin1'), isHangUp(err));
       return go === undefined ? err : new GoProtocolError(`net/http: HTTP/1.x transport connection broken: ${go}`);
     };
@@ -332,7 +332,13 @@ export function getOnce(opts: GetOptions): Promise<GetResponse> {
         socketSeen(s);
         // First in line: Node's parser, listening before us, may refuse this very chunk.
         s.prependListener('data', (d: Buffer) => {
-          if (phase === 'body' || headBytes > MAX_RESPONSE_HEADER_BYTES) return;
+          if (phase === 'body') return;
+          // Bytes before the final response are heads (1xx ones included), which llhttp bounds one at a time only:
+          // Go bounds them together, and an endless run of `103`s would be read until the timeout.
+          if (headBytes > MAX_RESPONSE_HEADER_BYTES) {
+            fail(new GoProtocolError(HEADERS_EXCEEDED));
+            return;
+          }
           head.push(d);
           headBytes += d.length;
         });
