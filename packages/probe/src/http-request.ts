@@ -326,7 +326,9 @@ export function getOnce(opts: GetOptions): Promise<GetResponse> {
         maxHeaderSize: MAX_RESPONSE_HEADER_BYTES,
         ...conn,
       });
-      req.path = o.target;
+      // An own property, not the assignment: Node 24 validates `path` in a setter (ERR_UNESCAPED_CHARACTERS, thrown
+      // where no listener hears it) and Node 20 does not; the header is written from this.path either way.
+      Object.defineProperty(req, 'path', { value: o.target, writable: true, configurable: true, enumerable: true });
       cleanups.push(() => req.destroy());
       req.on('socket', (s) => {
         socketSeen(s);
