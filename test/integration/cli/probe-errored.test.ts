@@ -4,24 +4,7 @@
 import net from 'node:net';
 import { expect } from 'chai';
 import { EXIT_ERRORED, probeCommand, type Io } from '../../../src/cli/probe.js';
-
-function resettingServer(): { server: net.Server; requests: () => number } {
-  let requests = 0;
-  const server = net.createServer((socket) => {
-    let head = '';
-    socket.on('data', (chunk: Buffer) => {
-      head += chunk.toString('latin1');
-      if (!head.includes('\r\n\r\n')) return;
-      head = '';
-      requests++;
-      socket.write('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\npartial', () =>
-        setTimeout(() => socket.resetAndDestroy(), 20),
-      );
-    });
-    socket.on('error', () => undefined);
-  });
-  return { server, requests: () => requests };
-}
+import { BODY_SENT, resettingServer } from '../probe/servers.js';
 
 function capture(): { io: Io; out: () => string; err: () => string } {
   let out = '';
@@ -66,6 +49,6 @@ describe('cluster-probe probe: an errored probe', () => {
     expect(code).to.equal(3);
     const doc = JSON.parse(c.out()) as Record<string, unknown>;
     expect(doc).to.include({ result: 'error', code: 'ProbeErrored', attempts: 3 });
-    expect(doc['message']).to.be.a('string').and.not.include('partial');
+    expect(doc['message']).to.be.a('string').and.not.include(BODY_SENT);
   });
 });

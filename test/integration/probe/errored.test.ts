@@ -14,31 +14,10 @@ import {
   type ProbeResult,
   type Transition,
 } from '../../../packages/probe/src/index.js';
-import { close, listen } from './servers.js';
+import { BODY_SENT, close, listen, resettingServer } from './servers.js';
 
 /** A hang, not a slow machine: each wait below takes well under a second per run on a quiet one. */
 const HANG_MS = 30_000;
-const BODY_SENT = 'partial-bo';
-
-/** Answers every request with 200, a Content-Length of 100 and 10 bytes of it, then resets the connection (RST). */
-function resettingServer(): { server: net.Server; requests: () => number } {
-  let requests = 0;
-  const server = net.createServer((socket) => {
-    let head = '';
-    socket.on('data', (chunk: Buffer) => {
-      head += chunk.toString('latin1');
-      if (!head.includes('\r\n\r\n')) return;
-      head = '';
-      requests++;
-      socket.write(`HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\n${BODY_SENT}`, () =>
-        // After the bytes are out: the client has read the headers and part of the body when the reset comes.
-        setTimeout(() => socket.resetAndDestroy(), 20),
-      );
-    });
-    socket.on('error', () => undefined);
-  });
-  return { server, requests: () => requests };
-}
 
 /** Answers 200 with part of the body and then sends nothing more, holding the connection open. */
 function stallingServer(): { server: net.Server; requests: () => number } {

@@ -69,3 +69,26 @@ export async function rawServer(
   const port = await listen(server);
   return { server, port, requests };
 }
+
+/** The part of the body resettingServer sends before its reset. */
+export const BODY_SENT = 'partial-bo';
+
+/** Answers every request with 200, a Content-Length of 100 and 10 bytes of it, then resets the connection (RST). */
+export function resettingServer(): { server: net.Server; requests: () => number } {
+  let requests = 0;
+  const server = net.createServer((socket) => {
+    let head = '';
+    socket.on('data', (chunk: Buffer) => {
+      head += chunk.toString('latin1');
+      if (!head.includes('\r\n\r\n')) return;
+      head = '';
+      requests++;
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\n${BODY_SENT}`, () =>
+        // After the bytes are out: the client has read the headers and part of the body when the reset comes.
+        setTimeout(() => socket.resetAndDestroy(), 20),
+      );
+    });
+    socket.on('error', () => undefined);
+  });
+  return { server, requests: () => requests };
+}
