@@ -8,6 +8,7 @@ import {
   GoProtocolError,
   MAX_RESPONSE_HEADER_BYTES,
   UnexpectedEof,
+  responseOf,
   validHostHeader,
   type GetOptions,
   type GetResponse,
@@ -83,17 +84,8 @@ export function h2Get(opts: GetOptions, socket: TLSSocket, hooks: H2Hooks): void
     const status = Number(h[':status'] ?? 0);
     const location = first(h['location']);
     const contentType = first(h['content-type']);
-    const response = (reader: BodyReader | undefined, skipped: boolean): GetResponse => ({
-      status,
-      ...(location !== undefined ? { location } : {}),
-      ...(contentType !== undefined ? { contentType } : {}),
-      body: reader?.body() ?? Buffer.alloc(0),
-      truncated: reader?.truncated ?? false,
-      bytesRead: reader?.size ?? 0,
-      stopped: reader?.stopped ?? false,
-      skipped,
-      protocol: 'h2',
-    });
+    const response = (reader: BodyReader | undefined, skipped: boolean): GetResponse =>
+      responseOf({ status, location, contentType, protocol: 'h2' }, reader, skipped);
     if (opts.skipBody?.(status, location) === true) {
       hooks.done(response(undefined, true));
       return;

@@ -102,6 +102,30 @@ export function socketAddress(socket: Socket): string | undefined {
   return `${joinAddr(socket.localAddress, socket.localPort)}->${joinAddr(socket.remoteAddress, socket.remotePort)}`;
 }
 
+/** The response of either path, from its head and what its BodyReader read (none when the body was skipped). */
+export function responseOf(
+  head: {
+    status: number;
+    location: string | undefined;
+    contentType: string | undefined;
+    protocol: GetResponse['protocol'];
+  },
+  reader: BodyReader | undefined,
+  skipped: boolean,
+): GetResponse {
+  return {
+    status: head.status,
+    ...(head.location !== undefined ? { location: head.location } : {}),
+    ...(head.contentType !== undefined ? { contentType: head.contentType } : {}),
+    body: reader?.body() ?? Buffer.alloc(0),
+    truncated: reader?.truncated ?? false,
+    bytesRead: reader?.size ?? 0,
+    stopped: reader?.stopped ?? false,
+    skipped,
+    protocol: head.protocol,
+  };
+}
+
 /** Body bookkeeping shared by the HTTP/1.x and h2 paths. */
 export class BodyReader {
   private readonly chunks: Buffer[] = [];
@@ -378,17 +402,8 @@ export function getOnce(opts: GetOptions): Promise<GetResponse> {
         const status = res.statusCode ?? 0;
         const location = firstHeader(res.headers.location);
         const contentType = firstHeader(res.headers['content-type']);
-        const response = (reader: BodyReader | undefined, skipped: boolean): GetResponse => ({
-          status,
-          ...(location !== undefined ? { location } : {}),
-          ...(contentType !== undefined ? { contentType } : {}),
-          body: reader?.body() ?? Buffer.alloc(0),
-          truncated: reader?.truncated ?? false,
-          bytesRead: reader?.size ?? 0,
-          stopped: reader?.stopped ?? false,
-          skipped,
-          protocol: 'HTTP/1.1',
-        });
+        const response = (reader: BodyReader | undefined, skipped: boolean): GetResponse =>
+          responseOf({ status, location, contentType, protocol: 'HTTP/1.1' }, reader, skipped);
         if (o.skipBody?.(status, location) === true) {
           done(response(undefined, true));
           return;
