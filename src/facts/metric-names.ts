@@ -54,6 +54,16 @@ export const FLEET_METRICS = Object.freeze({
   domainState: `${METRIC_PREFIX}failure_domain_state`,
   verdictsWithheld: `${METRIC_PREFIX}verdicts_withheld`,
   sentinelUp: `${METRIC_PREFIX}sentinel_up`,
+  /** Lease sharding (`--sharding lease`, docs/sharding.md): live replicas in this replica's view. */
+  shardMembers: `${METRIC_PREFIX}shard_members`,
+  /** Clusters this replica probes and writes now. */
+  shardOwned: `${METRIC_PREFIX}shard_owned_clusters`,
+  /** Clusters some replica of the group should probe (Push, and Pull with --include-pull-clusters), as this one sees. */
+  shardAssignable: `${METRIC_PREFIX}shard_assignable_clusters`,
+  /** Clusters this replica owns in its view but waits for: another live replica still claims them (the fence). */
+  shardFenced: `${METRIC_PREFIX}shard_fenced_clusters`,
+  /** Changes of this replica's view of the live replicas (a replica joined, left or expired). */
+  shardRebalances: `${METRIC_PREFIX}shard_rebalances_total`,
 } as const);
 
 /**
