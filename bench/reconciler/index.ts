@@ -24,8 +24,10 @@
 // --cluster-profiles runs the ClusterProfile producer too (upstream's CRD applied from the chart's file,
 // `--cluster-profile-namespace karmada-cluster`): the steady state then counts its writes per Cluster (must be 0) and
 // the profiles' watch events, beside the reconciler's.
+// --replicas N runs N reconcilers with Lease sharding (--sharding lease, docs/sharding.md), every one active: the bench
+// judges the fleet as a whole and adds each replica's share, CPU, RSS, live heap and requests a second to the apiserver.
 // Run: npm run build && npx tsx bench/reconciler/index.ts [--clusters 2000] [--period 10] [--steady 60]
-//        [--domains 10] [--fail-share 0.1] [--karmada [--karmada-qps 400]] [--shard 0/10] [--member-status]
+//        [--domains 10] [--fail-share 0.1] [--karmada [--karmada-qps 400]] [--shard 0/10 | --replicas 3] [--member-status]
 //        [--cluster-profiles] [--dist DIR]
 //        [-- reconcile flags, e.g. --kube-api-qps 100 --write-concurrency 16]
 import { execFileSync, spawn } from 'node:child_process';
@@ -83,11 +85,20 @@ const PROFILES_PATH = `/apis/${PROFILE_API_VERSION}/namespaces/${DEFAULT_PROFILE
 const KARMADA_QPS = process.argv.includes('--karmada-qps')
   ? Number(process.argv[process.argv.indexOf('--karmada-qps') + 1])
   : undefined;
+/**
+ * Replicas of the reconciler with Lease sharding (`--sharding lease`): every one active, the Clusters spread over
+ * them by rendezvous hashing of their member Leases (docs/sharding.md). The bench then judges the fleet as a whole
+ * (every Cluster is some replica's) and reports each replica's CPU, RSS, share, and requests to the apiserver.
+ */
+const REPLICAS = arg('replicas', 1);
+if (!Number.isInteger(REPLICAS) || REPLICAS < 1 || REPLICAS > 16)
+  throw new Error('--replicas takes a whole number from 1 to 16');
 const SHARD = ((): { index: number; count: number } | undefined => {
   const i = process.argv.indexOf('--shard');
   if (i < 0) return undefined;
   const m = /^(\d+)\/(\d+)$/.exec(process.argv[i + 1] ?? '');
   if (m === null || Number(m[1]) >= Number(m[2])) throw new Error('--shard takes I/S with I below S, e.g. 0/10');
+  if (REPLICAS > 1) throw new Error('--shard and --replicas do not go together: --replicas shards by Leases');
   return { index: Number(m[1]), count: Number(m[2]) };
 })();
 /** Everything after a bare `--` goes to `cluster-probe reconcile` as is. */
@@ -239,6 +250,17 @@ async function memberStatus(client: KubeClient): Promise<Record<string, unknown>
   };
 }
 
+/** A reconciler process: its metrics port (from its first log lines) and its live heap (from --trace-gc). */
+interface Replica {
+  proc: ReturnType<typeof spawn>;
+  pid: number;
+  port: number;
+  liveHeapMiB: number;
+}
+
+/** The reconciler's requests to the apiserver (every verb, every outcome). */
+const API_REQUESTS = 'cluster_probe_reconciler_api_requests_total';
+
 interface Backend {
   kubeconfigPath: string;
   /** The control plane's processes (etcd, kube-apiserver, and with Karmada its components). */
@@ -344,7 +366,7 @@ async function main(): Promise<void> {
   const owns = (i: number): boolean => SHARD === undefined || shardOf(`member-${i}`, SHARD.count) === SHARD.index;
   const ownedCount = Array.from({ length: N }, (_, i) => i).filter(owns).length;
   const ownsName = (name: string): boolean => owns(Number(name.slice('member-'.length)));
-  let child: ReturnType<typeof spawn> | undefined;
+  const replicas: Replica[] = [];
   let watcher: Informer<Cluster> | undefined;
   let api: KubeClient | undefined;
   const results: Record<string, unknown> = {
@@ -445,61 +467,90 @@ async function main(): Promise<void> {
       profileWatcher.start();
     }
 
-    log(`starting the reconciler (compiled, ${DIST})`);
+    log(`starting ${REPLICAS > 1 ? `${REPLICAS} replicas of ` : ''}the reconciler (compiled, ${DIST})`);
     const script = `import { Command } from 'commander'; import { register } from '${join(DIST, 'src/cli/reconcile.js')}';
       const p = new Command('cluster-probe'); register(p); await p.parseAsync(process.argv.slice(1), { from: 'user' });`;
-    child = spawn(
-      process.execPath,
-      [
-        // V8 prints every collection; a mark-compact's "-> N MB" is the live heap, what RSS holds beyond garbage.
-        '--trace-gc',
-        '--input-type=module',
-        '-e',
-        script,
-        '--',
-        'reconcile',
-        '--kubeconfig',
-        cp.kubeconfigPath,
-        '--metrics-port',
-        '0',
-        ...cp.reconcileArgs,
-        ...(SHARD !== undefined ? ['--shard-index', String(SHARD.index), '--shard-count', String(SHARD.count)] : []),
-        ...(PROFILES ? ['--cluster-profile-namespace', DEFAULT_PROFILE_NAMESPACE] : []),
-        ...RECONCILE_ARGS,
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT },
-    );
-    let mport = 0;
-    /** The heap after the latest mark-compact (--trace-gc), MiB. */
-    let liveHeapMiB = 0;
-    let head = '';
     // The reconciler's own log lines (its clock, the same machine's): when each Cluster's transition to failure was
     // seen and when its taint write returned, to split the time after the threshold into its parts.
     const transitionAt = new Map<string, number>();
     const taintWrittenAt = new Map<string, number>();
-    const lines = createInterface({ input: child.stdout!.setEncoding('utf8') });
-    lines.on('line', (line) => {
-      const gc = /Mark-Compact(?: \(reduce\))? [\d.]+ \([\d.]+\) -> ([\d.]+) \(([\d.]+)\) MB/.exec(line);
-      if (gc !== null) {
-        liveHeapMiB = Number(gc[1]);
-        return;
-      }
-      if (line.includes(': Scavenge ') || line.includes(': Mark-Compact ') || line.includes(': Mark-Sweep')) return;
-      if (mport === 0) {
-        head += line;
-        const m = /"address":"http:\/\/127\.0\.0\.1:(\d+)"/.exec(head);
-        if (m) mport = Number(m[1]);
-      }
-      if (!line.includes('"probe transition"') && !line.includes('"taints written"')) return;
-      const rec = JSON.parse(line) as { time?: string; cluster?: string; to?: string; tainted?: boolean; msg?: string };
-      const at = Date.parse(rec.time ?? '');
-      if (rec.cluster === undefined || Number.isNaN(at)) return;
-      if (rec.msg === 'probe transition' && rec.to === 'failure') transitionAt.set(rec.cluster, at);
-      if (rec.msg === 'taints written' && rec.tainted === true) taintWrittenAt.set(rec.cluster, at);
-    });
-    const pid = child.pid!;
+    const startReplica = (index: number): Replica => {
+      const proc = spawn(
+        process.execPath,
+        [
+          // V8 prints every collection; a mark-compact's "-> N MB" is the live heap, what RSS holds beyond garbage.
+          '--trace-gc',
+          '--input-type=module',
+          '-e',
+          script,
+          '--',
+          'reconcile',
+          '--kubeconfig',
+          cp.kubeconfigPath,
+          '--metrics-port',
+          '0',
+          ...cp.reconcileArgs,
+          ...(SHARD !== undefined ? ['--shard-index', String(SHARD.index), '--shard-count', String(SHARD.count)] : []),
+          ...(REPLICAS > 1
+            ? ['--sharding', 'lease', '--lease-namespace', 'default', '--identity', `bench-replica-${index}`]
+            : []),
+          ...(PROFILES ? ['--cluster-profile-namespace', DEFAULT_PROFILE_NAMESPACE] : []),
+          ...RECONCILE_ARGS,
+        ],
+        { stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT },
+      );
+      const r: Replica = { proc, pid: proc.pid!, port: 0, liveHeapMiB: 0 };
+      let head = '';
+      const lines = createInterface({ input: proc.stdout!.setEncoding('utf8') });
+      lines.on('line', (line) => {
+        const gc = /Mark-Compact(?: \(reduce\))? [\d.]+ \([\d.]+\) -> ([\d.]+) \(([\d.]+)\) MB/.exec(line);
+        if (gc !== null) {
+          r.liveHeapMiB = Number(gc[1]);
+          return;
+        }
+        if (line.includes(': Scavenge ') || line.includes(': Mark-Compact ') || line.includes(': Mark-Sweep')) return;
+        if (r.port === 0) {
+          head += line;
+          const m = /"address":"http:\/\/127\.0\.0\.1:(\d+)"/.exec(head);
+          if (m) r.port = Number(m[1]);
+        }
+        if (!line.includes('"probe transition"') && !line.includes('"taints written"')) return;
+        const rec = JSON.parse(line) as {
+          time?: string;
+          cluster?: string;
+          to?: string;
+          tainted?: boolean;
+          msg?: string;
+        };
+        const at = Date.parse(rec.time ?? '');
+        if (rec.cluster === undefined || Number.isNaN(at)) return;
+        if (rec.msg === 'probe transition' && rec.to === 'failure') transitionAt.set(rec.cluster, at);
+        if (rec.msg === 'taints written' && rec.tainted === true) taintWrittenAt.set(rec.cluster, at);
+      });
+      return r;
+    };
+    for (let i = 0; i < REPLICAS; i++) replicas.push(startReplica(i));
+    const pids = replicas.map((r) => r.pid);
+    const ports = (): number[] => replicas.map((r) => r.port);
+    /** The replicas' CPU summed, their RSS summed. */
+    const usageAll = (): { cpuS: number; rssMiB: number } =>
+      pids.map(usage).reduce((a, b) => ({ cpuS: a.cpuS + b.cpuS, rssMiB: a.rssMiB + b.rssMiB }));
+    const metricAll = async (name: string, labels: Record<string, string> = {}): Promise<number> =>
+      (await Promise.all(ports().map((p) => metric(p, name, labels)))).reduce((a, b) => a + b, 0);
+    const writesAll = async (): Promise<Record<string, number>> => {
+      const out: Record<string, number> = {};
+      for (const w of await Promise.all(ports().map(writesByKind)))
+        for (const [k, v] of Object.entries(w)) out[k] = (out[k] ?? 0) + v;
+      return out;
+    };
+    const histogramAll = async (name: string): Promise<[number, number][]> => {
+      const sum = new Map<number, number>();
+      for (const h of await Promise.all(ports().map((p) => histogram(p, name))))
+        for (const [le, n] of h) sum.set(le, (sum.get(le) ?? 0) + n);
+      return [...sum.entries()].sort((x, y) => x[0] - y[0]);
+    };
     const started = Date.now();
-    await waitUntil('the metrics port', 30_000, () => mport !== 0);
+    await waitUntil('the metrics ports', 30_000, () => ports().every((p) => p !== 0));
     const all = await waitUntil(`all ${ownedCount} Healthy=True`, 15 * 60_000, () => count(healthy) === ownedCount);
     results.startToAllHealthyS = (Date.now() - started) / 1000;
     log(`all ${ownedCount} Healthy=True ${(all / 1000).toFixed(1)} s after start`);
@@ -531,25 +582,30 @@ async function main(): Promise<void> {
     await sleep(PERIOD * 1000 + 2000);
 
     log(`steady state: measuring for ${STEADY_S} s`);
-    const w0 = await metric(mport, 'cluster_probe_reconciler_writes_total');
-    const pw0 = await writesByKind(mport);
+    const w0 = await metricAll('cluster_probe_reconciler_writes_total');
+    const pw0 = await writesAll();
     const pe0 = profileEvents;
     const m0 = modified;
-    const u0 = usage(pid);
+    const u0 = usageAll();
+    const each0 = pids.map(usage);
+    const req0 = await Promise.all(ports().map((p) => metric(p, API_REQUESTS)));
     const p0 = probes;
     const cp0 = processUsage(cp.pids());
-    const late0 = await histogram(mport, 'cluster_probe_reconciler_probe_start_lateness_seconds');
+    const late0 = await histogramAll('cluster_probe_reconciler_probe_start_lateness_seconds');
     let rssMax = u0.rssMiB;
     const steadyStart = Date.now();
     while (Date.now() - steadyStart < STEADY_S * 1000) {
       await sleep(1000);
-      rssMax = Math.max(rssMax, usage(pid).rssMiB);
+      rssMax = Math.max(rssMax, usageAll().rssMiB);
     }
     const elapsedS = (Date.now() - steadyStart) / 1000;
-    const u1 = usage(pid);
-    const w1 = await metric(mport, 'cluster_probe_reconciler_writes_total');
+    const u1 = usageAll();
+    const each1 = pids.map(usage);
+    const req1 = await Promise.all(ports().map((p) => metric(p, API_REQUESTS)));
+    const owned1 = await Promise.all(ports().map((p) => metric(p, 'cluster_probe_reconciler_shard_owned_clusters')));
+    const w1 = await metricAll('cluster_probe_reconciler_writes_total');
     const cp1 = processUsage(cp.pids());
-    const late1 = await histogram(mport, 'cluster_probe_reconciler_probe_start_lateness_seconds');
+    const late1 = await histogramAll('cluster_probe_reconciler_probe_start_lateness_seconds');
     results.steady = {
       seconds: elapsedS,
       writesPerMinute: ((w1 - w0) / elapsedS) * 60,
@@ -558,14 +614,25 @@ async function main(): Promise<void> {
       cpuPercentOfOneCore: ((u1.cpuS - u0.cpuS) / elapsedS) * 100,
       rssMiB: Math.round(u1.rssMiB),
       rssMaxMiB: Math.round(rssMax),
-      liveHeapAfterLastMarkCompactMiB: liveHeapMiB,
+      liveHeapAfterLastMarkCompactMiB: replicas.reduce((n, r) => n + r.liveHeapMiB, 0),
       // Upper bounds of the histogram buckets holding the quantile (le 0.001, 0.01, 0.05, 0.1, 0.5, 1, 5).
       probeStartLatenessP50S: bucketQuantile(late0, late1, 0.5),
       probeStartLatenessP99S: bucketQuantile(late0, late1, 0.99),
       controlPlane: processLoad(cp0, cp1, elapsedS),
+      ...(REPLICAS > 1
+        ? {
+            replicas: replicas.map((r, i) => ({
+              ownedClusters: owned1[i],
+              cpuPercentOfOneCore: Math.round(((each1[i]!.cpuS - each0[i]!.cpuS) / elapsedS) * 1000) / 10,
+              rssMiB: Math.round(each1[i]!.rssMiB),
+              liveHeapAfterLastMarkCompactMiB: r.liveHeapMiB,
+              apiRequestsPerSecond: Math.round(((req1[i]! - req0[i]!) / elapsedS) * 100) / 100,
+            })),
+          }
+        : { apiRequestsPerSecond: Math.round(((req1[0]! - req0[0]!) / elapsedS) * 100) / 100 }),
     };
     if (PROFILES) {
-      const pw1 = await writesByKind(mport);
+      const pw1 = await writesAll();
       const profileWrites = Object.entries(pw1)
         .filter(([k]) => k.startsWith('profile'))
         .reduce((n, [k, v]) => n + v - (pw0[k] ?? 0), 0);
@@ -577,13 +644,15 @@ async function main(): Promise<void> {
       await profileWatcher?.stop();
     }
     log(`steady: ${JSON.stringify(results.steady)}`);
-    results.scrape = await measureScrapes(mport, pid);
+    // One replica's /metrics (with replicas, its share of the per-Cluster series).
+    results.scrape = await measureScrapes(replicas[0]!.port, replicas[0]!.pid);
     log(`scrape: ${JSON.stringify(results.scrape)}`);
 
     const k = DOMAINS > 0 ? Math.ceil(N / DOMAINS) : Math.round(N * FAIL_SHARE);
     // One whole domain (r0: i mod D = 0) with domains, else spread over the fleet.
     const stride = DOMAINS > 0 ? DOMAINS : Math.max(1, Math.floor(N / k));
-    const writesBefore = await writesByKind(mport);
+    const writesBefore = await writesAll();
+    const reqF0 = await metricAll(API_REQUESTS);
     const taintedAt: number[] = [];
     /** Per failing Cluster: from the threshold-crossing failure answered to the taint seen by our watch. */
     const afterThreshold: number[] = [];
@@ -604,15 +673,16 @@ async function main(): Promise<void> {
     for (let i = 0; i < k; i++) if (owns(i * stride)) failing.add(i * stride);
     const kOwned = failing.size;
     log(`${kOwned} Clusters fail at once`);
-    const u2 = usage(pid);
+    const u2 = usageAll();
     const cp2 = processUsage(cp.pids());
     await waitUntil(`all ${kOwned} tainted`, 5 * 60_000, () => seen.size >= kOwned);
     const allMs = Date.now() - failedAt;
-    const u3 = usage(pid);
+    const u3 = usageAll();
     const cp3 = processUsage(cp.pids());
     // The conditions and Events that follow the taints.
     await sleep(3000);
-    const writesAfter = await writesByKind(mport);
+    const writesAfter = await writesAll();
+    const reqF1 = await metricAll(API_REQUESTS);
     taintedAt.sort((a, b) => a - b);
     afterThreshold.sort((a, b) => a - b);
     const boundS = FAILURE_THRESHOLD * PERIOD + 1;
@@ -650,9 +720,11 @@ async function main(): Promise<void> {
       transitionToTaintWrittenS: { median: q(toWritten, 0.5), p90: q(toWritten, 0.9), max: q(toWritten, 1) },
       wronglyTainted: count(tainted) - kOwned,
       cpuSeconds: Math.round((u3.cpuS - u2.cpuS) * 10) / 10,
+      // To the apiserver, all replicas, from the failure until 3 s after the last taint (the conditions and Events).
+      apiRequestsPerSecond: Math.round(((reqF1 - reqF0) / (allMs / 1000 + 3)) * 10) / 10,
       controlPlane: processLoad(cp2, cp3, allMs / 1000),
       writes,
-      conflicts: await metric(mport, 'cluster_probe_reconciler_writes_total', { outcome: 'conflict' }),
+      conflicts: await metricAll('cluster_probe_reconciler_writes_total', { outcome: 'conflict' }),
     };
     log(`failover: ${JSON.stringify(results.failover)}`);
     log(
@@ -669,12 +741,12 @@ async function main(): Promise<void> {
       log(`recovered in ${(recovered / 1000).toFixed(1)} s`);
       await sleep(2000);
       // The prober partitioned: every target stops answering at once (connections refused).
-      const writesBeforeCut = await writesByKind(mport);
+      const writesBeforeCut = await writesAll();
       let taintsSeen = 0;
       watcher.addHandlers({ onUpdate: (_o, c) => void (tainted(c) && taintsSeen++) });
       const withheld = (c: Cluster): boolean =>
         c.status?.conditions?.some((x) => x.type === 'Healthy' && x.reason === 'ProberDisrupted') === true;
-      const u4 = usage(pid);
+      const u4 = usageAll();
       const cutAt = Date.now();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
@@ -683,9 +755,9 @@ async function main(): Promise<void> {
       const firstWithheld = Date.now() - cutAt;
       await waitUntil(`all ${ownedCount} Unknown/ProberDisrupted`, 15 * 60_000, () => count(withheld) === ownedCount);
       const allWithheld = Date.now() - cutAt;
-      const u5 = usage(pid);
+      const u5 = usageAll();
       await sleep(3000);
-      const writesAfterCut = await writesByKind(mport);
+      const writesAfterCut = await writesAll();
       const cutWrites: Record<string, number> = {};
       for (const [kind, n] of Object.entries(writesAfterCut)) cutWrites[kind] = n - (writesBeforeCut[kind] ?? 0);
       const holdFor = 3 * PERIOD * 1000;
@@ -699,7 +771,7 @@ async function main(): Promise<void> {
         15 * 60_000,
         () => count(healthy) === ownedCount,
       );
-      const u6 = usage(pid);
+      const u6 = usageAll();
       results.partition = {
         failing: ownedCount,
         firstWithheldS: firstWithheld / 1000,
@@ -718,11 +790,14 @@ async function main(): Promise<void> {
   } finally {
     await watcher?.stop();
     api?.close();
-    if (child !== undefined && child.exitCode === null) {
-      child.kill('SIGTERM');
-      await Promise.race([new Promise((r) => child!.once('exit', r)), sleep(20_000)]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
+    await Promise.all(
+      replicas.map(async ({ proc }) => {
+        if (proc.exitCode !== null) return;
+        proc.kill('SIGTERM');
+        await Promise.race([new Promise((r) => proc.once('exit', r)), sleep(20_000)]);
+        if (proc.exitCode === null) proc.kill('SIGKILL');
+      }),
+    );
     server.closeAllConnections();
     server.close();
     await cp.stop();
