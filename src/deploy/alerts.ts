@@ -38,6 +38,8 @@ export interface AlertParams {
   runbookBase: string;
   /** Our verdict and Karmada's Ready disagreeing this long (either way). */
   disagreeFor: string;
+  /** Clusters owned by no replica of a Lease-sharded group (or held behind the fence) this long. */
+  unownedFor: string;
 }
 
 export const ALERT_DEFAULTS: Readonly<AlertParams> = Object.freeze({
@@ -54,6 +56,7 @@ export const ALERT_DEFAULTS: Readonly<AlertParams> = Object.freeze({
   handoverWindow: '2m',
   runbookBase: 'https://github.com/karmada-cluster-probe/karmada-cluster-probe/blob/main/docs/monitoring.md',
   disagreeFor: '5m',
+  unownedFor: '5m',
 });
 
 export interface AlertRule {
@@ -218,6 +221,21 @@ export function alertRules(p: AlertParams): AlertRule[] {
         'itself). The member may run work, but Karmada cannot reach or trust its /readyz (its network path, the ' +
         "credentials of the Cluster's secretRef, the apiserver's own readiness checks): trust Karmada for whether " +
         'it can sync work there; check that the probe targets what the workloads need.',
+    ),
+    rule(
+      'ClusterProbeClustersUnowned',
+      // Unowned = what the replicas should probe minus what they do. `max` of assignable: every replica sees the
+      // whole fleet, so one answer, whichever replica is scraped; `sum` of owned: each Cluster counted by its one
+      // owner. A replica killed drops its share (its series go stale) until the others' Leases show it expired and
+      // they take over, well under `unownedFor`. Without --sharding lease the shard series do not exist: both sides
+      // are empty and the alert is silent.
+      `(max(${F.shardAssignable}) - sum(${F.shardOwned})) > 0 or max(${F.shardFenced}) > 0`,
+      p.unownedFor,
+      'warning',
+      'Clusters are probed by no reconciler replica',
+      '{{ $value | printf "%.0f" }} Clusters have been owned by no replica of the Lease-sharded reconciler, or held ' +
+        `behind the fence, for more than ${p.unownedFor}: nothing probes them and their verdicts stand unchanged, ` +
+        "healthy or not. Compare the replicas' shard_members and the Leases of the group.",
     ),
   ];
 }

@@ -181,6 +181,21 @@ export function dashboardPanels(): Panel[] {
         },
       ],
     ),
+    panel(
+      'timeseries',
+      'Shards (--sharding lease)',
+      'Clusters each replica probes and writes now, the Clusters owned by none (ClusterProbeClustersUnowned: ' +
+        'assignable minus the sum of owned) and those waiting behind the fence, the live replicas a replica sees, and ' +
+        'view changes. A replica killed drops its share until the others see its Lease expire. Empty without sharding.',
+      { x: 0, y: 50, w: 24, h: 8 },
+      [
+        { refId: 'A', expr: `${F.shardOwned}`, legendFormat: 'owned {{instance}}' },
+        { refId: 'B', expr: `max(${F.shardAssignable}) - sum(${F.shardOwned})`, legendFormat: 'owned by none' },
+        { refId: 'C', expr: `sum(${F.shardFenced})`, legendFormat: 'fenced' },
+        { refId: 'D', expr: `max(${F.shardMembers})`, legendFormat: 'members' },
+        { refId: 'E', expr: `sum(increase(${F.shardRebalances}[$__rate_interval]))`, legendFormat: 'rebalances' },
+      ],
+    ),
   ];
 }
 

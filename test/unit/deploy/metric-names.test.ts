@@ -65,6 +65,12 @@ describe('docs/monitoring.md lists every series with its labels', () => {
     }
   });
 
+  it('names every fleet metric of the one table, the shard series before a replica registers them', () => {
+    // The registry only has what createMetrics() builds; FLEET_METRICS is the contract (the Lease-sharding gauges).
+    for (const name of Object.values(FLEET_METRICS))
+      expect(doc, name).to.include(`\`${name.slice(METRIC_PREFIX.length)}`);
+  });
+
   it('has a row for each per-Cluster metric with its labels besides member_cluster', () => {
     for (const m of Object.values(CLUSTER_METRICS)) {
       const short = m.name.slice(METRIC_PREFIX.length);
