@@ -88,7 +88,14 @@ export function reconcilerRbac(o: ReconcilerManifestOptions): Obj[] {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'Role',
       metadata: { name: RECONCILER_NAME, namespace: o.namespace, labels: labels(false) },
-      rules: [{ apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] }],
+      // --sharding lease: its own Lease (get, create, update; delete on a clean stop), the group's (list, watch).
+      rules: [
+        {
+          apiGroups: ['coordination.k8s.io'],
+          resources: ['leases'],
+          verbs: ['get', 'list', 'watch', 'create', 'update', 'delete'],
+        },
+      ],
     },
     {
       apiVersion: 'rbac.authorization.k8s.io/v1',
@@ -118,12 +125,14 @@ export const RECONCILER_RBAC_COMMENT = `# Least privilege for \`cluster-probe re
 #   ${HEALTHY_CONDITION_TYPE} condition (status subresource). No create, no delete.
 # - Secrets: read the ones spec.secretRef names (apiServer probes). Karmada keeps them in karmada-cluster; to narrow
 #   this further, replace the ClusterRole rule with a Role in that namespace.
-# - Leases: only in the reconciler's own namespace (--lease-namespace).
+# - Leases: only in the reconciler's own namespace (--lease-namespace): each replica's own (get, create, update, and
+#   delete on a clean stop), and the group's members (list, watch) that --sharding lease spreads the Clusters over.
 # - Events: only in \`default\`, the one namespace where the apiserver takes Events on a cluster-scoped object.
 `;
 
 /**
- * Two replicas, one active (a Lease in the namespace, in the apiserver that serves Cluster). With
+ * Two replicas, both active on their share of the Clusters (`--sharding lease`: a Lease each in the namespace, in the
+ * apiserver that serves Cluster; one that dies hands its Clusters to the other once its Lease expires). With
  * `karmadaKubeconfig` the reconciler talks to karmada-apiserver through the kubeconfig in the Secret
  * KARMADA_KUBECONFIG_SECRET (key karmada.config, mounted at /etc/karmada/config, as karmada-controller-manager does);
  * without, to the apiserver of its own cluster.
@@ -133,7 +142,7 @@ export function reconcilerDeployment(o: ReconcilerManifestOptions, karmadaKubeco
     'reconcile',
     ...(karmadaKubeconfig ? [`--kubeconfig=${KARMADA_KUBECONFIG_DIR}/${KARMADA_KUBECONFIG_KEY}`] : []),
     '--taint-effect=NoSchedule',
-    '--leader-elect',
+    '--sharding=lease',
     `--lease-namespace=${o.namespace}`,
     '--lease-duration=15',
     '--identity=$(POD_NAME)',

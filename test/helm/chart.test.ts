@@ -249,7 +249,7 @@ describe('the Helm chart', function () {
       );
     });
 
-    it('scales: one replica without leader election and without a PDB; refuses two without election', () => {
+    it('scales: one replica without leader election and without a PDB; refuses two unsharded without election', () => {
       const single = render([
         '--set',
         'target=host',
@@ -260,9 +260,16 @@ describe('the Helm chart', function () {
       ]);
       expect(container(find(single, 'Deployment')).args).not.to.include('--leader-elect');
       expect(single.filter((o) => o.kind === 'PodDisruptionBudget')).to.deep.equal([]);
-      expect(renderError(['--set', 'target=host', '--set', 'reconciler.leaderElection.enabled=false'])).to.contain(
-        'needs reconciler.leaderElection.enabled=true',
-      );
+      expect(
+        renderError([
+          '--set',
+          'target=host',
+          '--set',
+          'reconciler.sharding=none',
+          '--set',
+          'reconciler.leaderElection.enabled=false',
+        ]),
+      ).to.contain('needs reconciler.leaderElection.enabled=true');
     });
 
     it('sets image, digest, resources and scheduling from values', () => {

@@ -81,3 +81,12 @@ affinity:
   {{- toYaml . | nindent 2 }}
 {{- end }}
 {{- end -}}
+
+{{/*
+"true" when the reconciler runs Lease sharding (--sharding lease): more than one replica and reconciler.sharding
+lease. With one replica, or sharding none, leaderElection decides as before. Used by the Deployment and the Lease RBAC,
+so that the karmada-apiserver half (RBAC) and the host half (Deployment) agree from one values file.
+*/}}
+{{- define "cluster-probe.leaseSharding" -}}
+{{- if and (eq .Values.reconciler.sharding "lease") (gt (int .Values.reconciler.replicas) 1) -}}true{{- end -}}
+{{- end }}
