@@ -15,10 +15,11 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { makeCa, signClientPair, signServingPair } from './control-plane-pki.js';
 import { startControlPlane, type ControlPlane, type KubectlResult } from './controlplane.js';
-import { freePort, httpsGet, waitFor } from './loopback.js';
+import { freePort, httpGet, httpsGet, waitFor } from './loopback.js';
+import { alive, cmdline } from './member-faults.js';
 import { ProcessGroup } from './process-group.js';
 import { definedFields, PROBE_ANNOTATION } from '@karmada-cluster-probe/schema/api';
 
@@ -50,7 +51,45 @@ export interface KarmadaControlPlane {
   setNodesReady(member: string, ready: boolean, nodes?: string[]): Promise<void>;
   /** kubectl against karmada-apiserver. */
   kubectl(args: string[], options?: { input?: string; timeoutMs?: number }): Promise<KubectlResult>;
+  /**
+   * Stops one component of the control plane (SIGTERM to its process group, SIGKILL after `graceMs`, default 10 s;
+   * `signal: 'SIGKILL'` for a crash) and returns `start`, which runs it again with the same command line, ports and data
+   * (etcd keeps its data directory) and resolves once Clusters can be read through karmada-apiserver again. `start`
+   * takes flags to append (later flags win: e.g. a smaller watch cache for the aggregated apiserver).
+   */
+  stopComponent(component: KarmadaComponent, options?: StopComponentOptions): Promise<StoppedComponent>;
+  /** stopComponent, `downMs` of nothing, then start: when it went down and when it was back (epoch ms). */
+  restartComponent(
+    component: KarmadaComponent,
+    options?: StopComponentOptions & { downMs?: number; extraArgs?: string[] },
+  ): Promise<{ downAt: number; backAt: number }>;
+  /**
+   * Compacts etcd's history up to its current revision (as `etcdctl compact --physical`, through etcd's JSON gateway):
+   * a watch or list from an older resourceVersion then gets 410 Gone. Returns the revision compacted to.
+   */
+  compactEtcd(): Promise<number>;
   stop(): Promise<void>;
+}
+
+/** A process of the Karmada control plane that stopComponent can stop and start again. */
+export type KarmadaComponent = 'etcd' | 'karmada-apiserver' | 'karmada-aggregated-apiserver';
+export const KARMADA_COMPONENTS: readonly KarmadaComponent[] = [
+  'etcd',
+  'karmada-apiserver',
+  'karmada-aggregated-apiserver',
+];
+
+export interface StopComponentOptions {
+  /** SIGTERM (an orderly stop, the default) or SIGKILL (a crash). */
+  signal?: 'SIGTERM' | 'SIGKILL';
+  graceMs?: number;
+}
+
+export interface StoppedComponent {
+  /** When the process was gone (epoch ms). */
+  stoppedAt: number;
+  /** Starts it again; resolves with when Clusters could be read again (epoch ms). */
+  start(extraArgs?: string[]): Promise<number>;
 }
 
 export interface KarmadaStartOptions {
@@ -258,6 +297,29 @@ export function joinManifests(member: { name: string; url: string; token: string
   return asList([secret, cluster]);
 }
 
+/**
+ * Compacts etcd's history up to its current revision, physically (as `etcdctl compact --physical`), through etcd's
+ * JSON gateway on the client port (no etcdctl needed). A watch or list from an older resourceVersion then gets 410.
+ */
+export async function compactEtcd(etcdClientPort: number): Promise<number> {
+  const call = async (path: string, body: unknown): Promise<Record<string, unknown>> => {
+    const res = await fetch(`http://127.0.0.1:${etcdClientPort}${path}`, {
+      method: 'POST',
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
+    });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`etcd ${path}: ${res.status}: ${text.slice(0, 300)}`);
+    return JSON.parse(text) as Record<string, unknown>;
+  };
+  // Any range answer carries the store's current revision in its header.
+  const range = await call('/v3/kv/range', { key: b64('/'), limit: 1 });
+  const revision = Number((range.header as { revision?: string } | undefined)?.revision);
+  if (!Number.isInteger(revision) || revision <= 0) throw new Error(`etcd: no revision in ${JSON.stringify(range)}`);
+  await call('/v3/kv/compaction', { revision: String(revision), physical: true });
+  return revision;
+}
+
 export async function startKarmada(options: KarmadaStartOptions = {}): Promise<KarmadaControlPlane> {
   const log = options.log ?? defaultLog;
   const binDir = resolveKarmadaBinDir(options.karmadaBinDir);
@@ -340,29 +402,32 @@ export async function startKarmada(options: KarmadaStartOptions = {}): Promise<K
     ]);
     const aggregatedBinary = admission ? 'karmada-aggregated-apiserver-admission' : 'karmada-aggregated-apiserver';
     log(`starting ${aggregatedBinary} on https://127.0.0.1:${aggregatedPort}`);
-    const aggregated = adopt(
+    const aggregatedArgv = [
+      join(binDir, aggregatedBinary),
+      `--kubeconfig=${host.kubeconfigPath}`,
+      `--authentication-kubeconfig=${host.kubeconfigPath}`,
+      `--authorization-kubeconfig=${host.kubeconfigPath}`,
+      `--etcd-servers=http://127.0.0.1:${host.ports.etcdClient}`,
+      '--bind-address=127.0.0.1',
+      `--secure-port=${aggregatedPort}`,
+      `--cert-dir=${join(dir, 'aggregated-apiserver')}`,
+      `--tls-cert-file=${file('aggregated.crt', aggregatedServing.cert)}`,
+      `--tls-private-key-file=${file('aggregated.key', aggregatedServing.key)}`,
+      '--feature-gates=AllAlpha=false',
+    ];
+    const aggregatedReady = async (): Promise<boolean> => {
+      const res = await httpsGet({ port: aggregatedPort, path: '/readyz', ca: componentsCa.cert, timeoutMs: 3_000 });
+      return res.status === 200;
+    };
+    let aggregated = adopt(
       new ProcessGroup(
         'karmada-aggregated-apiserver',
-        join(binDir, aggregatedBinary),
-        [
-          `--kubeconfig=${host.kubeconfigPath}`,
-          `--authentication-kubeconfig=${host.kubeconfigPath}`,
-          `--authorization-kubeconfig=${host.kubeconfigPath}`,
-          `--etcd-servers=http://127.0.0.1:${host.ports.etcdClient}`,
-          '--bind-address=127.0.0.1',
-          `--secure-port=${aggregatedPort}`,
-          `--cert-dir=${join(dir, 'aggregated-apiserver')}`,
-          `--tls-cert-file=${file('aggregated.crt', aggregatedServing.cert)}`,
-          `--tls-private-key-file=${file('aggregated.key', aggregatedServing.key)}`,
-          '--feature-gates=AllAlpha=false',
-        ],
+        aggregatedArgv[0]!,
+        aggregatedArgv.slice(1),
         join(dir, 'karmada-aggregated-apiserver.log'),
       ),
     );
-    await waitFor('karmada-aggregated-apiserver /readyz', deadline(), [aggregated], async () => {
-      const res = await httpsGet({ port: aggregatedPort, path: '/readyz', ca: componentsCa.cert, timeoutMs: 3_000 });
-      return res.status === 200;
-    });
+    await waitFor('karmada-aggregated-apiserver /readyz', deadline(), [aggregated], aggregatedReady);
     log(`registering APIService ${KARMADA_CLUSTER_APISERVICE} (ExternalName Service to localhost)`);
     const apiService = [
       {
@@ -432,6 +497,95 @@ export async function startKarmada(options: KarmadaStartOptions = {}): Promise<K
       .replaceAll('https://karmada-webhook.karmada-system.svc:443', `https://127.0.0.1:${webhookPort}`)
       .replaceAll('{{caBundle}}', b64(componentsCa.cert));
     await mustKubectl(host, ['apply', '-f', '-'], webhookConfig);
+
+    /** Clusters can be read through karmada-apiserver: etcd, karmada-apiserver, the APIService and its server up. */
+    const clustersReadable = async (): Promise<boolean> => {
+      const res = await httpsGet({
+        port: host.ports.apiserver,
+        path: '/apis/cluster.karmada.io/v1alpha1/clusters?limit=1',
+        ca: host.caPem,
+        cert: host.adminCert,
+        key: host.adminKey,
+        timeoutMs: 3_000,
+      });
+      return res.status === 200;
+    };
+    // etcd and karmada-apiserver are startControlPlane's processes: found by their command line (as member-faults.ts
+    // does), started again as processes the host control plane adopts (its stop() and reaper end them), logging on
+    // into the same files.
+    const hostProcess = (binary: string): { pid: number; argv: string[] } => {
+      for (const pid of host.pids()) {
+        const argv = cmdline(pid);
+        if (alive(pid) && argv?.[0] !== undefined && basename(argv[0]) === binary) return { pid, argv };
+      }
+      throw new Error(`no live ${binary} among the processes of ${host.dir}`);
+    };
+    const stopComponent = async (
+      component: KarmadaComponent,
+      stopOptions: StopComponentOptions = {},
+    ): Promise<StoppedComponent> => {
+      const signal = stopOptions.signal ?? 'SIGTERM';
+      const graceMs = stopOptions.graceMs ?? 10_000;
+      let argv: string[];
+      let logFile: string;
+      let ready: () => Promise<boolean>;
+      if (component === 'karmada-aggregated-apiserver') {
+        argv = aggregatedArgv;
+        logFile = 'karmada-aggregated-apiserver.log';
+        ready = aggregatedReady;
+        await aggregated.stop(signal === 'SIGKILL' ? 0 : graceMs);
+      } else {
+        const binary = component === 'etcd' ? 'etcd' : 'kube-apiserver';
+        const found = hostProcess(binary);
+        argv = found.argv;
+        logFile = `${binary}.log`;
+        ready =
+          component === 'etcd'
+            ? async () => {
+                const res = await httpGet(`http://127.0.0.1:${host.ports.etcdClient}/health`, 2_000);
+                return res.status === 200 && res.body.includes('"health":"true"');
+              }
+            : clustersReadable;
+        const kill = (sig: NodeJS.Signals): void => {
+          try {
+            process.kill(-found.pid, sig);
+          } catch {
+            // ESRCH: gone already.
+          }
+        };
+        kill(signal);
+        const gone = await waitFor(`${component} to exit`, Date.now() + graceMs, [], () =>
+          Promise.resolve(!alive(found.pid)),
+        ).then(
+          () => true,
+          () => false,
+        );
+        if (!gone) {
+          kill('SIGKILL');
+          await waitFor(`${component} to exit after SIGKILL`, Date.now() + 10_000, [], () =>
+            Promise.resolve(!alive(found.pid)),
+          );
+        }
+      }
+      const stoppedAt = Date.now();
+      log(`${component} stopped (${signal})`);
+      return {
+        stoppedAt,
+        async start(extraArgs: string[] = []): Promise<number> {
+          log(`starting ${component} again${extraArgs.length > 0 ? ` with ${extraArgs.join(' ')}` : ''}`);
+          const group = adopt(
+            new ProcessGroup(component, argv[0]!, [...argv.slice(1), ...extraArgs], join(dir, logFile)),
+          );
+          if (component === 'karmada-aggregated-apiserver') aggregated = group;
+          const until = Date.now() + (options.startTimeoutMs ?? 120_000);
+          await waitFor(`the restarted ${component}`, until, [group], ready);
+          await waitFor(`Clusters readable after ${component} restarted`, until, [group], clustersReadable);
+          const backAt = Date.now();
+          log(`${component} back after ${((backAt - stoppedAt) / 1000).toFixed(1)} s down`);
+          return backAt;
+        },
+      };
+    };
 
     const cmHealthPort = await freePort();
     log('starting karmada-controller-manager');
@@ -519,6 +673,14 @@ export async function startKarmada(options: KarmadaStartOptions = {}): Promise<K
         await setNodesReady((args) => member.controlPlane.kubectl(args), nodes ?? member.nodes, ready);
       },
       kubectl: (args, kubectlOptions) => host.kubectl(args, kubectlOptions),
+      stopComponent,
+      async restartComponent(component, restartOptions = {}): Promise<{ downAt: number; backAt: number }> {
+        const stopped = await stopComponent(component, restartOptions);
+        if ((restartOptions.downMs ?? 0) > 0) await new Promise((r) => setTimeout(r, restartOptions.downMs));
+        const backAt = await stopped.start(restartOptions.extraArgs);
+        return { downAt: stopped.stoppedAt, backAt };
+      },
+      compactEtcd: () => compactEtcd(host.ports.etcdClient),
       stop,
     };
   } catch (err) {

@@ -1,0 +1,356 @@
+// Faults of the control plane itself, on a real Karmada v1.18.2 (src/dev/karmada.ts): one reconciler replica (the
+// compiled CLI, --leader-elect with a short lease) judging 24 Pull Clusters in 4 regions, each probing a loopback HTTP
+// server of this test (a path per Cluster), while karmada-apiserver, karmada-aggregated-apiserver and etcd are
+// restarted, a watch is made to expire (410 Gone), and the leader is cut off from karmada-apiserver (a TCP forwarder
+// between them) but not from its targets. Each case holds, and records in its figures:
+// - no wrong taint: a Cluster whose target answered throughout the case is never seen tainted (a poller of our own
+//   reading karmada-apiserver directly, and every "taints written" line of every replica);
+// - no lost verdict: every Cluster whose target fails is tainted (and Healthy=False) within failureThreshold x period
+//   + SLACK_S, counted from when the control plane is back (Clusters readable again; for the cut: healed);
+// - no crash loop: the reconciler process never exits;
+// - the state in metrics: watch_restarts_total by reason, writes_total by outcome, the leader gauge.
+// CLUSTER_PROBE_FAULTS_FIGURES=<file> writes the figures as JSON (docs/controlplane-faults.md is made from them).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { KubeConfig } from '@kubernetes/client-node';
+import { KubeClient } from '../../src/kube/index.js';
+import { FLEET_METRICS } from '../../src/facts/metric-names.js';
+import { HEALTHY_CONDITION } from '../../src/facts/conditions.js';
+import { PROBE_ANNOTATION } from '../../packages/schema/src/api/index.js';
+import { UNHEALTHY_TAINT_KEY, type Cluster } from '../../packages/schema/src/schema/index.js';
+import { startKarmada, type KarmadaComponent, type KarmadaControlPlane } from '../../src/dev/karmada.js';
+import { startForwarder, type FaultsForwarder } from './support/faults-forwarder.js';
+import { startCompiledReconciler, type CompiledReconciler } from './support/faults-reconciler.js';
+import { sleep, waitFor } from './support/reconciler-env.js';
+
+const CLUSTERS = '/apis/cluster.karmada.io/v1alpha1/clusters';
+const PERIOD_S = 1;
+const FAILURE_THRESHOLD = 2;
+const REGIONS = 4;
+const PER_REGION = 6;
+/** Leader election: short, so that a cut leader gives up (renew deadline) and a follower takes over (lease) quickly. */
+const LEASE_S = 4;
+const RENEW_DEADLINE_S = 3;
+const RETRY_PERIOD_S = 0.5;
+/**
+ * What a verdict may take beyond failureThreshold x period once the control plane is back: the leader's retry period,
+ * a relist, the write queue's retry backoff and a busy 2-core machine. A figure above it is a lost verdict.
+ */
+const SLACK_S = 8;
+const BOUND_MS = (FAILURE_THRESHOLD * PERIOD_S + SLACK_S) * 1000;
+
+const clusterName = (region: number, i: number): string => `faults-r${region}-${i}`;
+const regionClusters = (region: number): string[] =>
+  Array.from({ length: PER_REGION }, (_, i) => clusterName(region, i));
+const ALL = Array.from({ length: REGIONS }, (_, r) => regionClusters(r)).flat();
+
+interface Seen {
+  tainted: boolean;
+  healthy: string | undefined;
+}
+
+interface CaseFigures {
+  case: string;
+  fault: string;
+  moment: 'steady' | 'mass failure';
+  /** From the process gone (or the cut) to Clusters readable again (or the heal), seconds. */
+  downS: number;
+  failing: number;
+  /** Latest taint of a failing Cluster after the control plane was back, seconds (0: written before it went down). */
+  lastTaintAfterBackS: number | undefined;
+  boundS: number;
+  wrongTaints: number;
+  /** Every failing Cluster Healthy=True and untainted again after its target answered, seconds. */
+  recoveredS: number | undefined;
+  writes: Record<string, number>;
+  watchRestarts: Record<string, number>;
+  leadershipLost: number;
+  leadershipAcquired: number;
+  leaderAtEnd: number;
+  reconcilerExits: number;
+  notes?: string;
+}
+
+/** The counters a case reads before and after: writes by kind/outcome, watch restarts by resource/reason, leader. */
+function counters(text: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const line of text.split('\n')) {
+    const m = /^([a-z_]+)\{([^}]*)\}\s+(\S+)$/.exec(line) ?? /^([a-z_]+)()\s+(\S+)$/.exec(line);
+    if (m === null) continue;
+    const [, name, labels, value] = m;
+    if (name === FLEET_METRICS.writes) {
+      const kind = /kind="([^"]+)"/.exec(labels!)?.[1];
+      const outcome = /outcome="([^"]+)"/.exec(labels!)?.[1];
+      out[`writes ${kind}/${outcome}`] = Number(value);
+    } else if (name === FLEET_METRICS.watchRestarts) {
+      const resource = /resource="([^"]+)"/.exec(labels!)?.[1];
+      const reason = /reason="([^"]+)"/.exec(labels!)?.[1];
+      out[`watch ${resource}/${reason}`] = Number(value);
+    } else if (name === FLEET_METRICS.leader) out.leader = Number(value);
+  }
+  return out;
+}
+
+function delta(a: Record<string, number>, b: Record<string, number>, prefix: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(b))
+    if (k.startsWith(prefix) && v - (a[k] ?? 0) !== 0) out[k.slice(prefix.length)] = v - (a[k] ?? 0);
+  return out;
+}
+
+describe('Karmada v1.18.2: faults of the control plane (e2e)', function () {
+  this.timeout(15 * 60_000);
+  let karmada: KarmadaControlPlane | undefined;
+  let api: KubeClient;
+  let server: Server | undefined;
+  let forwarder: FaultsForwarder | undefined;
+  let leader: CompiledReconciler | undefined;
+  let second: CompiledReconciler | undefined;
+  const failing = new Set<string>();
+  /** The latest state the poller read, and every time it saw our taint on a Cluster. */
+  const seen = new Map<string, Seen>();
+  const taintsSeen: { name: string; at: number }[] = [];
+  let polling = true;
+  let poller: Promise<void> | undefined;
+  const figures: CaseFigures[] = [];
+  let nextRegion = 0;
+
+  const reconcileArgs = [
+    '--include-pull-clusters',
+    '--leader-elect',
+    '--lease-namespace',
+    'default',
+    '--lease-duration',
+    String(LEASE_S),
+    '--renew-deadline',
+    String(RENEW_DEADLINE_S),
+    '--retry-period',
+    String(RETRY_PERIOD_S),
+    '--kube-api-qps',
+    '100',
+  ];
+
+  const replicas = (): CompiledReconciler[] => [leader!, ...(second !== undefined ? [second] : [])];
+  const taintWrites = (since: number, until = Infinity) =>
+    replicas().flatMap((r) =>
+      r.logs
+        .filter((l) => l.msg === 'taints written' && l.tainted === true && l.at >= since && l.at <= until)
+        .map((l) => ({ replica: r.name, name: String(l.cluster), at: l.at })),
+    );
+  const logCount = (r: CompiledReconciler, msg: string, since: number): number =>
+    r.logs.filter((l) => l.msg === msg && l.at >= since).length;
+
+  const allSettled = (names: readonly string[], tainted: boolean): boolean =>
+    names.every((n) => {
+      const s = seen.get(n);
+      return s !== undefined && s.tainted === tainted && s.healthy === (tainted ? 'False' : 'True');
+    });
+
+  /** Waits until the poller has read the whole fleet at least once more (a fresh view, not one from before). */
+  const freshRead = async (): Promise<void> => {
+    const since = Date.now();
+    await waitFor('a fresh read of the Clusters', 60_000, () => lastReadAt > since);
+  };
+  let lastReadAt = 0;
+
+  async function poll(): Promise<void> {
+    while (polling) {
+      try {
+        const list = await api.request<{ items: Cluster[] }>('GET', CLUSTERS, { timeoutMs: 2_000 });
+        const at = Date.now();
+        for (const c of list.items) {
+          const name = c.metadata?.name ?? '';
+          const tainted = (c.spec.taints ?? []).some((t) => t.key === UNHEALTHY_TAINT_KEY);
+          if (tainted) taintsSeen.push({ name, at });
+          seen.set(name, {
+            tainted,
+            healthy: c.status?.conditions?.find((x) => x.type === HEALTHY_CONDITION)?.status,
+          });
+        }
+        lastReadAt = at;
+      } catch {
+        // The control plane is down: that is the point.
+      }
+      await sleep(250);
+    }
+  }
+
+  async function settleHealthy(what: string): Promise<number> {
+    const t0 = Date.now();
+    await waitFor(`every Cluster Healthy=True and untainted (${what})`, 90_000, async () => {
+      await freshRead();
+      return allSettled(ALL, false);
+    });
+    return (Date.now() - t0) / 1000;
+  }
+
+  /**
+   * One case: `fault` runs (it may fail a region first through `failRegion`) and resolves with when the control plane
+   * went and came back; then the failing Clusters must be tainted within the bound, nothing else tainted, and the
+   * fleet recover once their targets answer.
+   */
+  async function runCase(
+    name: string,
+    faultName: string,
+    moment: 'steady' | 'mass failure',
+    fault: (failRegion: () => string[]) => Promise<{ downAt: number; backAt: number }>,
+    notes?: string,
+  ): Promise<CaseFigures> {
+    expect(leader!.exit, 'the reconciler exited before the case').to.equal(undefined);
+    const start = Date.now();
+    const m0 = counters(await leader!.metrics());
+    let failed: string[] = [];
+    const failRegion = (): string[] => {
+      failed = regionClusters(nextRegion++ % REGIONS);
+      for (const n of failed) failing.add(n);
+      return failed;
+    };
+    const { downAt, backAt } = await fault(failRegion);
+    let lastTaintAfterBackS: number | undefined;
+    if (failed.length > 0) {
+      await waitFor(`${name}: ${failed.length} failing Clusters tainted and Healthy=False`, 120_000, async () => {
+        await freshRead();
+        return allSettled(failed, true);
+      });
+      const writes = taintWrites(start);
+      const after = failed.map((n) => {
+        const w = writes.find((x) => x.name === n);
+        // A taint the poller saw and no log line told of (written by a request that returned after it was given up).
+        const at = w?.at ?? taintsSeen.find((x) => x.name === n && x.at >= start)?.at ?? Date.now();
+        return Math.max(0, at - backAt);
+      });
+      lastTaintAfterBackS = Math.max(...after) / 1000;
+    } else {
+      // Steady: a few periods after the control plane is back, nothing may have been written but the Lease.
+      await waitFor(
+        `${name}: the reconciler leading again`,
+        60_000,
+        async () => (await leader!.metric(FLEET_METRICS.leader)) === 1,
+      );
+      await sleep(3 * FAILURE_THRESHOLD * PERIOD_S * 1000);
+      await freshRead();
+    }
+    const others = ALL.filter((n) => !failed.includes(n));
+    const wrong = [
+      ...taintsSeen.filter((x) => x.at >= start && others.includes(x.name)).map((x) => `seen ${x.name}`),
+      ...taintWrites(start)
+        .filter((x) => others.includes(x.name))
+        .map((x) => `${x.replica} wrote ${x.name}`),
+    ];
+    const m1 = counters(await leader!.metrics());
+    let recoveredS: number | undefined;
+    if (failed.length > 0) {
+      for (const n of failed) failing.delete(n);
+      recoveredS = await settleHealthy(`${name}, recovered`);
+    }
+    const f: CaseFigures = {
+      case: name,
+      fault: faultName,
+      moment,
+      downS: (backAt - downAt) / 1000,
+      failing: failed.length,
+      lastTaintAfterBackS,
+      boundS: BOUND_MS / 1000,
+      wrongTaints: new Set(wrong).size,
+      recoveredS,
+      writes: delta(m0, m1, 'writes '),
+      watchRestarts: delta(m0, m1, 'watch '),
+      leadershipLost: logCount(leader!, 'leadership lost', start),
+      leadershipAcquired: logCount(leader!, 'leadership acquired', start),
+      leaderAtEnd: m1.leader ?? -1,
+      reconcilerExits: leader!.exit === undefined ? 0 : 1,
+      ...(notes !== undefined ? { notes } : {}),
+    };
+    figures.push(f);
+    process.stderr.write(`      ${JSON.stringify(f)}\n`);
+    expect(leader!.exit, `the reconciler exited: ${leader!.stderr().slice(-2000)}`).to.equal(undefined);
+    expect(wrong, 'Clusters whose target answered were tainted').to.deep.equal([]);
+    if (failed.length > 0)
+      expect(
+        lastTaintAfterBackS! * 1000,
+        'the last failing Cluster tainted after the control plane was back',
+      ).to.be.at.most(BOUND_MS);
+    else {
+      const verdictWrites = Object.entries(f.writes).filter(([k]) => !k.startsWith('lease/'));
+      expect(verdictWrites, 'writes other than the Lease in a steady state').to.deep.equal([]);
+    }
+    expect(m1.leader, 'the leader gauge at the end of the case').to.equal(1);
+    return f;
+  }
+
+  const restart =
+    (component: KarmadaComponent, massFailure: boolean) =>
+    async (failRegion: () => string[]): Promise<{ downAt: number; backAt: number }> => {
+      if (massFailure) failRegion();
+      return karmada!.restartComponent(component, { downMs: 1_000 });
+    };
+
+  before(async function () {
+    server = createServer((req, res) => {
+      const name = /^\/c\/([^/?]+)/.exec(req.url ?? '')?.[1] ?? '';
+      res.writeHead(failing.has(name) ? 500 : 200).end();
+    });
+    server.keepAliveTimeout = 60_000;
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+    const targetPort = (server.address() as AddressInfo).port;
+    karmada = await startKarmada({ members: 0, startTimeoutMs: 300_000 });
+    const kc = new KubeConfig();
+    kc.loadFromFile(karmada.host.kubeconfigPath);
+    api = new KubeClient(kc, { qps: 0 });
+    for (const [i, name] of ALL.entries()) {
+      const probe = {
+        httpGet: { host: '127.0.0.1', port: targetPort, path: `/c/${name}` },
+        periodSeconds: PERIOD_S,
+        failureThreshold: FAILURE_THRESHOLD,
+      };
+      await api.request('POST', CLUSTERS, {
+        body: {
+          apiVersion: 'cluster.karmada.io/v1alpha1',
+          kind: 'Cluster',
+          metadata: { name, annotations: { [PROBE_ANNOTATION]: JSON.stringify(probe) } },
+          spec: { syncMode: 'Pull', region: `r${Math.floor(i / PER_REGION)}`, apiEndpoint: 'https://127.0.0.1:6443' },
+        },
+      });
+    }
+    // The leader reaches karmada-apiserver through a forwarder the last case cuts; the probes' targets directly.
+    forwarder = await startForwarder(karmada.host.ports.apiserver);
+    const raw = JSON.parse(readFileSync(karmada.host.kubeconfigPath, 'utf8')) as {
+      clusters: { cluster: { server: string } }[];
+    };
+    for (const c of raw.clusters) c.cluster.server = `https://127.0.0.1:${forwarder.port}`;
+    const forwardedKubeconfig = join(karmada.host.dir, 'kubeconfig.forwarded');
+    writeFileSync(forwardedKubeconfig, JSON.stringify(raw), { mode: 0o600 });
+    leader = await startCompiledReconciler('faults-r1', forwardedKubeconfig, reconcileArgs);
+    poller = poll();
+    await settleHealthy('start');
+  });
+
+  after(async function () {
+    polling = false;
+    await poller;
+    await second?.kill('SIGTERM');
+    await leader?.kill('SIGTERM');
+    await forwarder?.close();
+    await karmada?.stop();
+    await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+    server?.closeAllConnections();
+    const file = process.env.CLUSTER_PROBE_FAULTS_FIGURES;
+    if (file !== undefined && figures.length > 0) writeFileSync(file, `${JSON.stringify(figures, null, 2)}\n`);
+  });
+
+  for (const [letter, component] of [
+    ['a', 'karmada-apiserver'],
+    ['b', 'karmada-aggregated-apiserver'],
+    ['c', 'etcd'],
+  ] as const) {
+    it(`${letter}. ${component} restarted in a steady state: nothing written but the Lease, leading again`, async function () {
+      await runCase(`${letter} steady`, `${component} restarted`, 'steady', restart(component, false));
+    });
+    it(`${letter}. ${component} restarted just after a region's targets fail: the region tainted within the bound once it is back, nothing else`, async function () {
+      await runCase(`${letter} mass failure`, `${component} restarted`, 'mass failure', restart(component, true));
+    });
+  }
+});
