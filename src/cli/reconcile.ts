@@ -26,6 +26,7 @@ interface ReconcileFlags {
   includePullClusters: boolean;
   shardIndex?: number;
   shardCount?: number;
+  sharding: ShardingMode;
   metricsPort: number;
   metricsHost: string;
   probeConcurrency: number;
@@ -45,6 +46,43 @@ interface ReconcileFlags {
   sentinelPeriod: number;
   sentinelTimeout: number;
   clusterProfileNamespace?: string;
+}
+
+export const SHARDING_MODES = ['none', 'lease'] as const;
+export type ShardingMode = (typeof SHARDING_MODES)[number];
+
+/** --sharding: none (one active replica, or static --shard-index/--shard-count) or lease (docs/sharding.md). */
+export function parseSharding(value: string): ShardingMode {
+  const mode = SHARDING_MODES.find((m) => m === value);
+  if (mode === undefined) throw new InvalidArgumentError(`must be none or lease, not "${value}"`);
+  return mode;
+}
+
+/** The flags --sharding lease cannot go with: every replica is active, and the Leases decide who owns what. */
+export function checkSharding(flags: {
+  sharding: ShardingMode;
+  leaderElect?: boolean;
+  shardIndex?: number;
+  shardCount?: number;
+  clusterName?: string;
+}): void {
+  if (flags.sharding !== 'lease') return;
+  const why: [boolean, string, string][] = [
+    [flags.leaderElect === true, '--leader-elect', 'every replica is active with Lease sharding; no leader is elected'],
+    [
+      flags.shardIndex !== undefined,
+      '--shard-index',
+      'the member Leases assign the Clusters; there are no static shards',
+    ],
+    [
+      flags.shardCount !== undefined,
+      '--shard-count',
+      'the member Leases assign the Clusters; there are no static shards',
+    ],
+    [flags.clusterName !== undefined, '--cluster-name', 'a Pull-mode agent probes its one Cluster alone'],
+  ];
+  for (const [given, flag, reason] of why)
+    if (given) throw new InvalidArgumentError(`--sharding lease and ${flag} do not go together: ${reason}`);
 }
 
 function wrap<T>(parse: (value: string) => T): (value: string) => T {
@@ -172,6 +210,7 @@ async function createLogger(level: string): Promise<Logger> {
 }
 
 async function runReconcile(flags: ReconcileFlags): Promise<void> {
+  checkSharding(flags);
   if ((flags.shardIndex === undefined) !== (flags.shardCount === undefined))
     throw new InvalidArgumentError('--shard-index and --shard-count go together');
   if (flags.shardIndex !== undefined && flags.shardCount !== undefined && flags.shardIndex >= flags.shardCount)
@@ -208,6 +247,16 @@ async function runReconcile(flags: ReconcileFlags): Promise<void> {
     );
   }
   const metrics = createMetrics({ defaultMetrics: true });
+  const lease = flags.sharding === 'lease';
+  const leaseTimes = {
+    leaseDurationMs: flags.leaseDuration * 1000,
+    ...(flags.renewDeadline !== undefined ? { renewDeadlineMs: flags.renewDeadline * 1000 } : {}),
+    ...(flags.retryPeriod !== undefined ? { retryPeriodMs: flags.retryPeriod * 1000 } : {}),
+  };
+  if (leaseTimes.renewDeadlineMs !== undefined && leaseTimes.renewDeadlineMs >= leaseTimes.leaseDurationMs)
+    throw new InvalidArgumentError(
+      `--renew-deadline ${flags.renewDeadline} must be shorter than --lease-duration ${flags.leaseDuration}: a replica must stop writing before the others see its Lease expire`,
+    );
   const reconciler = new Manager({
     kubeConfig,
     ...(flags.denyCidr !== undefined ? { denyList: flags.denyCidr } : {}),
@@ -240,16 +289,9 @@ async function runReconcile(flags: ReconcileFlags): Promise<void> {
       ? { shard: { index: flags.shardIndex, count: flags.shardCount } }
       : {}),
     ...(flags.leaderElect
-      ? {
-          leaderElection: {
-            namespace: flags.leaseNamespace,
-            name: flags.leaseName,
-            leaseDurationMs: flags.leaseDuration * 1000,
-            ...(flags.renewDeadline !== undefined ? { renewDeadlineMs: flags.renewDeadline * 1000 } : {}),
-            ...(flags.retryPeriod !== undefined ? { retryPeriodMs: flags.retryPeriod * 1000 } : {}),
-          },
-        }
+      ? { leaderElection: { namespace: flags.leaseNamespace, name: flags.leaseName, ...leaseTimes } }
       : {}),
+    ...(lease ? { sharding: { namespace: flags.leaseNamespace, group: flags.leaseName, ...leaseTimes } } : {}),
   });
   // The ClusterProfile producer (off unless --cluster-profile-namespace): its own controller and client beside the
   // reconciler, writing only while this replica leads, for the Clusters it answers for (docs/cluster-profile.md).
@@ -275,7 +317,11 @@ async function runReconcile(flags: ReconcileFlags): Promise<void> {
       namespace,
       log,
       isLeader: () => reconciler.isLeader,
-      owns: (name) => (flags.clusterName !== undefined ? name === flags.clusterName : ownsCluster(name, shard)),
+      // With Lease sharding: the Clusters this replica probes now, looked at again whenever they may have moved.
+      owns: lease
+        ? (name) => reconciler.ownsNow(name)
+        : (name) => (flags.clusterName !== undefined ? name === flags.clusterName : ownsCluster(name, shard)),
+      ...(lease ? { ownershipEpoch: () => reconciler.ownershipEpoch } : {}),
       onWrite: (kind, outcome) => metrics.writes.inc({ kind, outcome }),
       onWatchRestart: (resource, reason) => metrics.watchRestarts.inc({ resource, reason }),
       resyncMs: flags.resync * 1000,
@@ -345,10 +391,22 @@ export function register(program: Command): void {
         .default('NoSchedule'),
     )
     .option('--leader-elect', 'elect one active replica through a coordination.k8s.io Lease', false)
-    .option('--lease-namespace <ns>', 'namespace of the Lease', 'karmada-system')
+    .addOption(
+      new Option(
+        '--sharding <mode>',
+        'none: one active replica (with --leader-elect) or static --shard-index/--shard-count; lease: every replica active, the Clusters spread over the live replicas by their member Leases and moved without a restart when one joins, leaves or dies (docs/sharding.md)',
+      )
+        .argParser(parseSharding)
+        .default('none'),
+    )
+    .option(
+      '--lease-namespace <ns>',
+      'namespace of the Lease (with --sharding lease: of every member Lease)',
+      'karmada-system',
+    )
     .option(
       '--lease-name <name>',
-      'name of the Lease (the shard or Pull-mode cluster is appended)',
+      'name of the Lease (the shard or Pull-mode cluster is appended); with --sharding lease the group name, each member Lease named <name>-<identity>',
       'cluster-probe-reconciler',
     )
     .option('--lease-duration <seconds>', 'how long a follower waits before taking over', seconds(1, 600), 15)

@@ -1,5 +1,5 @@
 // The generic Kubernetes layer: a REST client with watches and a prioritised client-side rate limit, a list+watch
-// informer, a keyed work queue, Lease leader election, a Secret cache keeping only named keys, the /healthz, /readyz,
+// informer, a keyed work queue, Lease leader election and Lease group membership, a Secret cache keeping only named keys, the /healthz, /readyz,
 // /metrics server of a controller, and kubeconfig loading. Knows no Karmada resource; imports no other layer of
 // src/ (the reconciler and the CLI build on it).
 export {
@@ -21,6 +21,16 @@ export { WorkQueue, type QueuePriority, type WorkQueueOptions } from './work-que
 export { RealClock, type Clock, type TimerHandle } from '@karmada-cluster-probe/schema/api';
 export { clockTimeout } from './clock-timeout.js';
 export { LeaderElector, microTime, type LeaderElectorOptions, type LeaderElectionLog } from './leader-election.js';
+export {
+  LeaseMembership,
+  SHARD_GROUP_LABEL,
+  SHARD_VIEW_ANNOTATION,
+  groupLabelValue,
+  memberLeaseName,
+  type LeaseMembershipOptions,
+  type MemberLease,
+  type MembershipLog,
+} from './membership.js';
 export { SecretCache, type SecretCacheOptions, type SecretLookup, type SecretObject } from './secret-cache.js';
 export { startHealthServer, type HealthServer, type HealthServerOptions } from './health-server.js';
 export { loadKubeConfig } from './kubeconfig.js';

@@ -36,6 +36,11 @@ export interface ProfileControllerOptions {
   isLeader?: () => boolean;
   /** Whether this replica answers for the Cluster (its shard, or the one Cluster of a Pull agent); default all. */
   owns?: (name: string) => boolean;
+  /**
+   * Changes whenever `owns` may answer otherwise (Lease sharding moves Clusters between replicas without a restart):
+   * looked at with leadership, every Cluster queued again when it changed. Absent: ownership never changes.
+   */
+  ownershipEpoch?: () => number;
   /** Every write, for the reconciler's writes_total{kind,outcome}. */
   onWrite?: (kind: ProfileWriteKind, outcome: ProfileWriteOutcome) => void;
   /** Every watch restart (`profile-clusters`: its own watch of the Clusters; `clusterprofiles`), for watch_restarts_total. */
@@ -72,6 +77,7 @@ export class ProfileController {
   /** Nothing is written before both caches are listed: a profile not yet seen could be another manager's. */
   private readonly synced = { clusters: false, profiles: false };
   private leading = false;
+  private epoch: number | undefined;
   private leaderTimer?: NodeJS.Timeout;
   private drained?: Promise<void>;
   private readonly now: () => Date;
@@ -145,8 +151,10 @@ export class ProfileController {
     this.profiles.start();
     const poll = (): void => {
       const leading = this.options.isLeader?.() ?? true;
-      if (leading && !this.leading) this.enqueueAll();
+      const epoch = this.options.ownershipEpoch?.();
+      if (leading && (!this.leading || epoch !== this.epoch)) this.enqueueAll();
       this.leading = leading;
+      this.epoch = epoch;
       this.leaderTimer = setTimeout(poll, this.options.leaderPollMs ?? 2_000);
       this.leaderTimer.unref();
     };
@@ -190,7 +198,8 @@ export class ProfileController {
       while (this.pending.size > 0 && !this.stopped) {
         const [name] = this.pending;
         this.pending.delete(name!);
-        if (!(this.options.isLeader?.() ?? true)) continue;
+        // Looked at again when its turn comes: a Cluster given to another replica since it was queued is theirs.
+        if (!(this.options.isLeader?.() ?? true) || !(this.options.owns?.(name!) ?? true)) continue;
         try {
           await this.sync(name!);
           const r = this.retries.get(name!);

@@ -49,8 +49,10 @@ export class ClusterReconciler {
       return DONE;
     }
     if (!this.options.owns(cached)) {
-      // Another shard's, or a Pull Cluster its agent probes: not ours to write either.
+      // Another shard's, or a Pull Cluster its agent probes: not ours to write either. What we wrote of it is
+      // forgotten: when it comes back to us (Lease sharding), its owner meanwhile may have written it.
       workers.remove(name, 'not-owned');
+      this.written.delete(name);
       return DONE;
     }
     // 1. The worker matches the probe the Cluster carries now (started, replaced, stopped; none when invalid).
@@ -80,6 +82,11 @@ export class ClusterReconciler {
       this.written.set(name, { staleVersions: stale, cluster: out.cluster });
     }
     return out.wrote.taints ? AGAIN : DONE;
+  }
+
+  /** Forgets our writes to one Cluster (it was released to another replica). */
+  forget(name: string): void {
+    this.written.delete(name);
   }
 
   /** Forgets every write remembered (a stop, or leadership lost). */

@@ -9,6 +9,7 @@ export {
   type ReconcilerOptions,
   type ReconcilerLog,
   type LeaderElectionOptions,
+  type LeaseShardingOptions,
 } from './reconciler.js';
 export { ClusterController, ClusterManager, type ControllerOptions, type ManagerOptions } from './manager.js';
 export { ClusterWriter, CLUSTERS_PATH, FIELD_MANAGER, type WriteOutcome } from './cluster-writer.js';
@@ -41,14 +42,26 @@ export {
   type ProbeSourceOptions,
 } from '@karmada-cluster-probe/schema/internal/schema/probe-source.js';
 export { memberTrustOf, withMemberTrust, type MemberTrust } from './member-ca.js';
-export { shardOf, ownsCluster, type Shard } from './shard.js';
+export {
+  shardOf,
+  ownsCluster,
+  rendezvousOwner,
+  claims,
+  encodeView,
+  decodeView,
+  LeaseAssignment,
+  type Shard,
+} from './shard.js';
 export { SecretStore } from './secret-store.js';
-export { createMetrics, type ReconcilerMetrics } from './metrics.js';
+export { createMetrics, type ReconcilerMetrics, type ShardFigures } from './metrics.js';
 export {
   Informer,
   KubeClient,
   KubeApiError,
   LeaderElector,
+  LeaseMembership,
+  SHARD_GROUP_LABEL,
+  SHARD_VIEW_ANNOTATION,
   WorkQueue,
   isStatus,
   loadKubeConfig,

@@ -13,7 +13,7 @@ import type { TaintEffectOption } from './desired-state.js';
 import type { ReconcilerMetrics } from './metrics.js';
 import { ProbeWorkers } from './probe-workers.js';
 import { SecretStore } from './secret-store.js';
-import { ownsCluster, type Shard } from './shard.js';
+import { ownsCluster, type LeaseAssignment, type Shard } from './shard.js';
 import { DisruptionGuard } from './disruption-guard.js';
 import { DEFAULT_THRESHOLDS, type FailureDomainMode, type GuardThresholds } from './disruption.js';
 import { Sentinels } from './sentinels.js';
@@ -63,6 +63,24 @@ export interface ControllerOptions {
   credentialsWaitMs?: number;
   /** The disruption guard: on with the defaults when absent; `false` turns it off (every verdict written at once). */
   disruption?: DisruptionOptions | false;
+  /**
+   * Lease sharding (docs/sharding.md): which Clusters are ours under the published view, and which a peer still
+   * claims. Absent: `shard` (static) or every Cluster, and none of the work below is done.
+   */
+  assignment?: LeaseAssignment;
+}
+
+/** Lease sharding's state in the controller: only built with `assignment`, so the single-replica path pays nothing. */
+interface LeaseState {
+  assignment: LeaseAssignment;
+  /** Clusters we started (probe and write) and have not released. */
+  held: Set<string>;
+  /** A Cluster that became ours, fetched whole by a GET (the informer holds only its stub until its next event). */
+  fetched: Map<string, Cluster>;
+  /** The stubs the informer holds (a stub is no ground for a probe: its probe and conditions are not in it). */
+  stubs: WeakSet<Cluster>;
+  /** Reconciles running, by Cluster, so that a release waits for the writes in flight. */
+  inflight: Map<string, Promise<unknown>>;
 }
 
 /**
@@ -128,10 +146,19 @@ export class ClusterController {
   private readonly reconciler: ClusterReconciler;
   readonly guard: DisruptionGuard | undefined;
   private readonly sentinels: Sentinels | undefined;
+  private readonly lease: LeaseState | undefined;
   private stopped = false;
 
   constructor(private readonly options: ControllerOptions) {
     const { metrics, log } = options;
+    if (options.assignment !== undefined)
+      this.lease = {
+        assignment: options.assignment,
+        held: new Set(),
+        fetched: new Map(),
+        stubs: new WeakSet(),
+        inflight: new Map(),
+      };
     const watchRestarted =
       (resource: string) =>
       (reason: 'gone' | 'error' | 'resync', err?: unknown): void => {
@@ -144,7 +171,12 @@ export class ClusterController {
       resource: 'clusters',
       // Another replica's Cluster is kept as a stub: every shard watches the whole fleet (a shard is a hash of the
       // name, which no selector can express), but holds in full only the Clusters it judges.
-      transform: (cluster) => (this.owns(cluster) ? slimCluster(cluster) : stubCluster(cluster)),
+      transform: (cluster) => {
+        if (this.owns(cluster)) return slimCluster(cluster);
+        const stub = stubCluster(cluster);
+        this.lease?.stubs.add(stub);
+        return stub;
+      },
       ...(options.clusterName !== undefined ? { fieldSelector: `metadata.name=${options.clusterName}` } : {}),
       resyncMs: options.resyncMs,
       onRestart: watchRestarted('clusters'),
@@ -199,9 +231,10 @@ export class ClusterController {
       denyList: options.denyList,
       credentialsWaitMs: options.credentialsWaitMs,
     });
+    const lease = this.lease;
     this.reconciler = new ClusterReconciler({
-      get: (name) => this.informer.get(name),
-      owns: (cluster) => this.owns(cluster),
+      get: lease === undefined ? (name) => this.informer.get(name) : (name) => this.cached(name),
+      owns: lease === undefined ? (cluster) => this.owns(cluster) : (cluster) => this.starts(cluster),
       workers: this.probes,
       guard: this.guard,
       held: (name, desired) => metrics.perCluster.held(name, verdictOf(desired)),
@@ -216,16 +249,34 @@ export class ClusterController {
     });
     this.queue = new WorkQueue({
       concurrency: options.writeConcurrency ?? DEFAULT_WRITE_CONCURRENCY,
-      handler: (name) => {
-        metrics.queueDepth.set(this.queue.length);
-        return this.stopped ? Promise.resolve() : this.reconciler.reconcile(name);
-      },
+      handler:
+        lease === undefined
+          ? (name) => {
+              metrics.queueDepth.set(this.queue.length);
+              return this.stopped ? Promise.resolve() : this.reconciler.reconcile(name);
+            }
+          : (name) => {
+              metrics.queueDepth.set(this.queue.length);
+              if (this.stopped) return Promise.resolve();
+              const run = this.reconcileLeased(name);
+              lease.inflight.set(name, run);
+              return run.finally(() => {
+                if (lease.inflight.get(name) === run) lease.inflight.delete(name);
+              });
+            },
       onError: (name, err, attempt) =>
         log.warn({ cluster: name, attempt, err: messageOf(err) }, 'reconcile failed; retrying'),
     });
     const changed = (cluster: Cluster, gone = false): void => {
       metrics.clusters.set(this.informer.size);
       const name = cluster.metadata?.name ?? '';
+      if (lease !== undefined) {
+        // The event's object was cached as the view has it now: a GET made earlier is no longer the newest copy.
+        lease.fetched.delete(name);
+        this.guard?.observeOther(name, gone || lease.held.has(name) ? undefined : cluster);
+        if (this.owns(cluster) || lease.held.has(name)) this.enqueue(name);
+        return;
+      }
       this.guard?.observeOther(name, gone || this.owns(cluster) ? undefined : cluster);
       // Another replica's Cluster needs no reconcile here, unless it was ours a moment ago (a worker to stop): every
       // write Karmada makes to any Cluster in the fleet would otherwise go through this replica's queue.
@@ -298,14 +349,128 @@ export class ClusterController {
     this.options.metrics.queueDepth.set(this.queue.length);
   }
 
+  /** Some replica probes the Cluster: Pull mode's one, else Push ones (and Pull if told). */
+  private assignable(cluster: Cluster): boolean {
+    if (this.options.clusterName !== undefined) return cluster.metadata?.name === this.options.clusterName;
+    return cluster.spec?.syncMode !== 'Pull' || this.options.includePullClusters === true;
+  }
+
   /** Whether this replica probes the Cluster: Pull mode's one, else Push ones (and Pull if told) in its shard. */
   private owns(cluster: Cluster): boolean {
     const name = cluster.metadata?.name ?? '';
     if (this.options.clusterName !== undefined) return name === this.options.clusterName;
     if (cluster.spec?.syncMode === 'Pull' && this.options.includePullClusters !== true) return false;
+    if (this.lease !== undefined) return this.lease.assignment.mine(name);
     return ownsCluster(name, this.options.shard);
   }
+
+  // ---- Lease sharding only (docs/sharding.md); never called without `assignment`. ----
+
+  /** The Cluster as the reconcile should see it: a whole copy fetched on gaining it, else the informer's. */
+  private cached(name: string): Cluster | undefined {
+    return this.lease!.fetched.get(name) ?? this.informer.get(name);
+  }
+
+  /**
+   * Whether this replica may probe and write the Cluster now: ours under the published view (and the one we move to),
+   * and, to start it, claimed by no live peer's published view (the fence). Once started it is kept until our own
+   * view drops it: a peer that claims it too waits for us (its fence), never the other way round.
+   */
+  private starts(cluster: Cluster): boolean {
+    const lease = this.lease!;
+    const name = cluster.metadata?.name ?? '';
+    if (!this.owns(cluster) || (!lease.held.has(name) && lease.assignment.fenced(name))) {
+      if (lease.held.delete(name)) {
+        lease.assignment.epoch++;
+        this.guard?.observeOther(name, cluster);
+      }
+      return false;
+    }
+    if (!lease.held.has(name)) {
+      lease.held.add(name);
+      lease.assignment.epoch++;
+      // Its record moves with it: ours from now on, no longer observed from its condition.
+      this.guard?.observeOther(name, undefined);
+    }
+    return true;
+  }
+
+  /** A Cluster that became ours is a stub in the cache: fetched whole before its worker starts. */
+  private async reconcileLeased(name: string): Promise<QueueResultLike> {
+    const lease = this.lease!;
+    const cached = this.informer.get(name);
+    if (
+      cached !== undefined &&
+      lease.stubs.has(cached) &&
+      !lease.fetched.has(name) &&
+      this.owns(cached) &&
+      !lease.assignment.fenced(name)
+    ) {
+      const whole = await this.options.api.request<Cluster>('GET', `${CLUSTERS_PATH}/${encodeURIComponent(name)}`);
+      // An event that came meanwhile cached a newer copy (whole, as the view has it now): keep that one.
+      if (this.informer.get(name) === cached) lease.fetched.set(name, slimCluster(whole));
+    }
+    const out = await this.reconciler.reconcile(name);
+    if (this.informer.get(name) === undefined && lease.held.delete(name)) lease.assignment.epoch++;
+    return out;
+  }
+
+  /**
+   * Stops the Clusters no longer ours (the view moving, or our Lease lost) and waits for their writes in flight: after
+   * it, nothing of theirs is written by this replica. Lease sharding only.
+   */
+  async release(): Promise<string[]> {
+    const lease = this.lease;
+    if (lease === undefined) return [];
+    const released: string[] = [];
+    for (const name of [...lease.held]) {
+      const cached = this.informer.get(name);
+      if (cached !== undefined && this.owns(cached)) continue;
+      lease.held.delete(name);
+      lease.assignment.epoch++;
+      released.push(name);
+      this.probes.remove(name, 'not-owned');
+      this.reconciler.forget(name);
+      lease.fetched.delete(name);
+      this.guard?.observeOther(name, cached);
+    }
+    await Promise.all(released.map((name) => lease.inflight.get(name)));
+    if (released.length > 0) this.options.log.info({ clusters: released.length }, 'clusters released');
+    return released;
+  }
+
+  /** After a view (ours or a peer's) changed: every Cluster whose state differs from it is queued. Lease sharding only. */
+  reassign(): void {
+    const lease = this.lease;
+    if (lease === undefined || this.stopped) return;
+    for (const cluster of this.informer.values()) {
+      const name = cluster.metadata?.name ?? '';
+      if (this.owns(cluster) !== lease.held.has(name)) this.enqueue(name);
+    }
+  }
+
+  /** The shard gauges' figures, as this replica's cache sees them. Lease sharding only. */
+  shardCounts(): { assignable: number; owned: number; fenced: number } {
+    const lease = this.lease;
+    let assignable = 0;
+    let fenced = 0;
+    if (lease === undefined) return { assignable, owned: 0, fenced };
+    for (const cluster of this.informer.values()) {
+      if (!this.assignable(cluster)) continue;
+      assignable++;
+      const name = cluster.metadata?.name ?? '';
+      if (!lease.held.has(name) && this.owns(cluster) && lease.assignment.fenced(name)) fenced++;
+    }
+    return { assignable, owned: lease.held.size, fenced };
+  }
+
+  /** The Clusters this replica probes and writes now (Lease sharding), for tests and the ClusterProfile producer. */
+  holds(name: string): boolean {
+    return this.lease?.held.has(name) ?? false;
+  }
 }
+
+type QueueResultLike = Awaited<ReturnType<ClusterReconciler['reconcile']>>;
 
 /** @deprecated The controller's old name (it is controller-runtime's controller, not its Manager): ClusterController. */
 export const ClusterManager = ClusterController;

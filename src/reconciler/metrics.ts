@@ -25,13 +25,40 @@ export interface ReconcilerMetrics {
   sentinelUp: Gauge<'sentinel'>;
   /** The per-Cluster series (label member_cluster, Karmada's own). */
   perCluster: ClusterMetrics;
+  /** Lease sharding (docs/sharding.md): the gauges are read from `shardSource` when scraped, never per event. */
+  shardMembers: Gauge;
+  shardOwned: Gauge;
+  shardAssignable: Gauge;
+  shardFenced: Gauge;
+  shardRebalances: Counter;
+  /** Set by the Manager with `--sharding lease`; absent, the shard gauges stay 0. */
+  shardSource?: () => ShardFigures;
+}
+
+/** What the shard gauges report, as this replica sees it. */
+export interface ShardFigures {
+  members: number;
+  owned: number;
+  assignable: number;
+  fenced: number;
 }
 
 export function createMetrics(options: { defaultMetrics?: boolean } = {}): ReconcilerMetrics {
   const registry = new Registry();
   if (options.defaultMetrics === true) collectDefaultMetrics({ register: registry, prefix: METRIC_PREFIX });
   const registers = [registry];
-  return {
+  // Computed at scrape time: a pass over the cache every scrape, nothing per probe or watch event.
+  const shardGauge = (name: string, help: string, field: keyof ShardFigures): Gauge =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        const figures = metrics.shardSource?.();
+        if (figures !== undefined) this.set(figures[field]);
+      },
+    });
+  const metrics: ReconcilerMetrics = {
     registry,
     probeResults: new Counter({
       name: N.probeResults,
@@ -126,5 +153,27 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Recon
       registers,
     }),
     perCluster: new ClusterMetrics(registry),
+    shardMembers: shardGauge(
+      N.shardMembers,
+      "Live members of the shard group in this replica's view, itself included (--sharding lease).",
+      'members',
+    ),
+    shardOwned: shardGauge(N.shardOwned, 'Clusters this replica probes and writes now (--sharding lease).', 'owned'),
+    shardAssignable: shardGauge(
+      N.shardAssignable,
+      "Clusters some replica should probe (Push, and Pull with --include-pull-clusters), as this replica's cache sees them (--sharding lease). Owned by nobody: max(this) - sum(shard_owned_clusters).",
+      'assignable',
+    ),
+    shardFenced: shardGauge(
+      N.shardFenced,
+      "Clusters this replica owns in its view but does not start yet, because another live member's published view still claims them (--sharding lease).",
+      'fenced',
+    ),
+    shardRebalances: new Counter({
+      name: N.shardRebalances,
+      help: 'Changes of the view (the live members) this replica acts on and publishes (--sharding lease).',
+      registers,
+    }),
   };
+  return metrics;
 }

@@ -1,0 +1,402 @@
+// Group membership on coordination.k8s.io/v1 Leases, one per member: each replica holds and renews a Lease of its own,
+// labelled with the group, and lists+watches the group's Leases (a server-side label selector). A peer is live until
+// the lease duration has passed ON OUR CLOCK since we last saw its record change (client-go leader election's
+// observedTime rule: clocks of two machines are never compared); a Lease deleted (a clean stop) leaves at once. A
+// member that cannot renew within its renew deadline reports itself unhealthy, before the others can see its Lease
+// expire. Each Lease carries one annotation its holder publishes (for the reconciler: the view it acts on). Knows no
+// Karmada resource and no assignment rule: docs/sharding.md.
+import { isStatus, type KubeApi } from './client.js';
+import { Informer } from './informer.js';
+import { messageOf, RealClock, type Clock, type TimerHandle } from '@karmada-cluster-probe/schema/api';
+import { clockTimeout } from './clock-timeout.js';
+import { microTime } from './leader-election.js';
+
+/** The label that selects a group's member Leases (its value: the group name, cut and hashed to stay a label value). */
+export const SHARD_GROUP_LABEL = 'cluster-probe.karmada.io/shard-group';
+/** The annotation a member publishes its view in (the sorted identities of the members it believes live, one a line). */
+export const SHARD_VIEW_ANNOTATION = 'cluster-probe.karmada.io/shard-view';
+
+export interface MemberLease {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: {
+    name?: string;
+    namespace?: string;
+    resourceVersion?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  };
+  spec?: {
+    holderIdentity?: string;
+    leaseDurationSeconds?: number;
+    acquireTime?: string;
+    renewTime?: string;
+  };
+}
+
+export interface MembershipLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface LeaseMembershipOptions {
+  api: KubeApi;
+  namespace: string;
+  /** The group (e.g. `cluster-probe-reconciler`): the label value and the prefix of every member's Lease name. */
+  group: string;
+  identity: string;
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
+  /** Told when the live members, a peer's published annotation or our own health changed. */
+  onChange: () => void;
+  onWrite?: (outcome: 'ok' | 'conflict' | 'error') => void;
+  log: MembershipLog;
+  /** The clock every duration is measured on (tests inject a fake one). */
+  clock?: Clock;
+}
+
+/** FNV-1a 32 as 8 hex digits: a short, stable suffix for names cut to fit. */
+function hash8(text: string): string {
+  let h = 0x811c9dc5;
+  for (const byte of Buffer.from(text, 'utf8')) h = Math.imul(h ^ byte, 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
+}
+
+/** `text` as a DNS-1123 subdomain of at most `max` characters: lowercased, other characters `-`, cut and hashed. */
+function dnsName(text: string, max: number): string {
+  let s = text
+    .toLowerCase()
+    .replace(/[^a-z0-9.-]/g, '-')
+    .replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, '');
+  if (s !== text || s.length > max) {
+    // Two texts that differ only in what was replaced or cut must not share a name.
+    s = `${s.slice(0, max - 9).replace(/[^a-z0-9]+$/, '')}-${hash8(text)}`;
+  }
+  return s === '' ? hash8(text) : s;
+}
+
+/** The label value of a group (at most 63 characters, as a label value must be). */
+export function groupLabelValue(group: string): string {
+  return dnsName(group, 63).replace(/\./g, '-');
+}
+
+/** The name of `identity`'s Lease in `group`: `<group>-<identity>`, cut and hashed to stay a valid name when long. */
+export function memberLeaseName(group: string, identity: string): string {
+  return dnsName(`${group}-${identity}`, 253);
+}
+
+interface Peer {
+  identity: string;
+  record: string;
+  observedAt: number;
+  durationMs: number;
+  annotation: string | undefined;
+  resourceVersion: string | undefined;
+  live: boolean;
+}
+
+export class LeaseMembership {
+  readonly leaseName: string;
+  private readonly informer: Informer<MemberLease>;
+  private readonly peers = new Map<string, Peer>();
+  private readonly clock: Clock;
+  private readonly leaseDurationMs: number;
+  private readonly renewDeadlineMs: number;
+  private readonly retryPeriodMs: number;
+  private readonly path: string;
+  private current: MemberLease | undefined;
+  private annotation = '';
+  private lastRenew = -Infinity;
+  private lastWall = 0;
+  private isHealthy = false;
+  private timer: TimerHandle | undefined;
+  private deadline: TimerHandle | undefined;
+  /** Renewals one after another (the tick's and a publish), never two writes of our Lease at once. */
+  private chain: Promise<unknown> = Promise.resolve();
+  private stopped = false;
+
+  constructor(private readonly options: LeaseMembershipOptions) {
+    this.clock = options.clock ?? new RealClock();
+    this.leaseDurationMs = options.leaseDurationMs ?? 15_000;
+    this.renewDeadlineMs = options.renewDeadlineMs ?? Math.round((this.leaseDurationMs * 2) / 3);
+    this.retryPeriodMs = options.retryPeriodMs ?? Math.max(200, Math.round(this.leaseDurationMs / 7.5));
+    if (this.renewDeadlineMs >= this.leaseDurationMs)
+      throw new Error('lease membership: the renew deadline must be shorter than the lease duration');
+    this.leaseName = memberLeaseName(options.group, options.identity);
+    this.path = `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(options.namespace)}/leases`;
+    this.informer = new Informer<MemberLease>({
+      api: options.api,
+      path: this.path,
+      resource: 'leases',
+      labelSelector: `${SHARD_GROUP_LABEL}=${groupLabelValue(options.group)}`,
+      onRestart: (reason, err) => {
+        if (reason !== 'resync')
+          options.log.warn({ resource: 'leases', reason, err: messageOf(err) }, 'watch restarted');
+      },
+    });
+    this.informer.addHandlers({
+      onAdd: (l) => this.observe(l),
+      onUpdate: (_o, l) => this.observe(l),
+      onDelete: (l) => this.forget(l),
+      onSync: () => options.onChange(),
+    });
+  }
+
+  get durations(): { leaseDurationMs: number; renewDeadlineMs: number; retryPeriodMs: number } {
+    return {
+      leaseDurationMs: this.leaseDurationMs,
+      renewDeadlineMs: this.renewDeadlineMs,
+      retryPeriodMs: this.retryPeriodMs,
+    };
+  }
+
+  /** Our Lease was renewed within the renew deadline: we may act. */
+  get healthy(): boolean {
+    return this.isHealthy;
+  }
+
+  /** The group's Leases are listed: before that, "alone" would only mean "not looked yet". */
+  get synced(): boolean {
+    return this.informer.hasSynced;
+  }
+
+  /** The live members, sorted, ourselves included while healthy. */
+  members(): string[] {
+    const out: string[] = [];
+    for (const p of this.peers.values()) if (p.live) out.push(p.identity);
+    if (this.isHealthy) out.push(this.options.identity);
+    return [...new Set(out)].sort();
+  }
+
+  /** What each live peer (not us) publishes, by identity. */
+  published(): Map<string, string | undefined> {
+    const out = new Map<string, string | undefined>();
+    for (const p of this.peers.values()) if (p.live) out.set(p.identity, p.annotation);
+    return out;
+  }
+
+  /** Sets what our Lease publishes from the next renewal on. */
+  setAnnotation(value: string): void {
+    this.annotation = value;
+  }
+
+  /** Publishes `value` now (a renewal); true once it is stored, false when the write failed (tried again each period). */
+  publish(value: string): Promise<boolean> {
+    this.annotation = value;
+    return this.enqueueRenew().then((ok) => ok && this.isHealthy);
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.informer.start();
+    this.tick();
+  }
+
+  /** Stops renewing; with `release`, deletes our Lease so that the others take our share at once. */
+  async stop(release = true): Promise<void> {
+    this.stopped = true;
+    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
+    if (this.deadline !== undefined) this.clock.clearTimer(this.deadline);
+    await this.chain;
+    await this.informer.stop();
+    this.isHealthy = false;
+    if (!release || this.current === undefined) return;
+    try {
+      await this.options.api.request('DELETE', `${this.path}/${encodeURIComponent(this.leaseName)}`, {
+        body: { preconditions: { resourceVersion: this.current.metadata?.resourceVersion } },
+        priority: 'high',
+        timeoutMs: this.renewDeadlineMs,
+      });
+      this.options.log.info({ lease: this.leaseName }, 'member lease deleted');
+    } catch (err) {
+      if (!isStatus(err, 404))
+        this.options.log.warn({ lease: this.leaseName, err: messageOf(err) }, 'could not delete the member lease');
+    }
+  }
+
+  private tick = (): void => {
+    if (this.stopped) return;
+    void this.enqueueRenew().finally(() => {
+      this.expire();
+      if (!this.stopped) this.timer = this.clock.setTimer(this.clock.now() + this.retryPeriodMs, this.tick);
+    });
+  };
+
+  private enqueueRenew(): Promise<boolean> {
+    const run = this.chain.then(() => this.renewOnce());
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  /** One renewal with what is to be published now; true when it was stored. */
+  private async renewOnce(): Promise<boolean> {
+    if (this.stopped) return false;
+    const startedAt = this.clock.now();
+    // One deadline for the attempt: what is left until our renew deadline (a hung request cannot hold us past it).
+    const left = this.isHealthy ? this.renewDeadlineMs - (startedAt - this.lastRenew) : this.renewDeadlineMs;
+    const attempt = clockTimeout(this.clock, Math.max(1, Math.round(left)));
+    try {
+      this.current = await this.write(attempt.signal);
+      this.renewed(startedAt);
+      return true;
+    } catch (err) {
+      if (!this.stopped)
+        this.options.log.warn({ lease: this.leaseName, err: messageOf(err) }, 'member lease renewal failed');
+      return false;
+    } finally {
+      attempt.clear();
+    }
+  }
+
+  /** A renewal that started at `startedAt` succeeded: the others saw it after that, so our deadline counts from it. */
+  private renewed(startedAt: number): void {
+    this.lastRenew = startedAt;
+    if (this.deadline !== undefined) this.clock.clearTimer(this.deadline);
+    this.deadline = this.clock.setTimer(startedAt + this.renewDeadlineMs, this.checkDeadline);
+    if (!this.isHealthy) {
+      this.isHealthy = true;
+      this.options.log.info({ lease: this.leaseName }, 'member lease held');
+      this.options.onChange();
+    }
+  }
+
+  private checkDeadline = (): void => {
+    if (!this.isHealthy) return;
+    const left = this.renewDeadlineMs - (this.clock.now() - this.lastRenew);
+    if (left > 0) {
+      if (this.deadline !== undefined) this.clock.clearTimer(this.deadline);
+      if (!this.stopped) this.deadline = this.clock.setTimer(this.clock.now() + Math.ceil(left), this.checkDeadline);
+      return;
+    }
+    this.isHealthy = false;
+    this.options.log.warn(
+      { lease: this.leaseName, renewDeadlineMs: this.renewDeadlineMs },
+      'member lease not renewed within the renew deadline: stopping every write',
+    );
+    this.options.onChange();
+  };
+
+  private body(): MemberLease {
+    // renewTime only has to change for the others to see a renewal; never the same value twice, even on a fast clock.
+    const wall = Math.max(Date.now(), this.lastWall + 1);
+    this.lastWall = wall;
+    const previous = this.current;
+    return {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: {
+        ...(previous?.metadata ?? {}),
+        name: this.leaseName,
+        namespace: this.options.namespace,
+        labels: { ...(previous?.metadata?.labels ?? {}), [SHARD_GROUP_LABEL]: groupLabelValue(this.options.group) },
+        annotations: { ...(previous?.metadata?.annotations ?? {}), [SHARD_VIEW_ANNOTATION]: this.annotation },
+      },
+      spec: {
+        holderIdentity: this.options.identity,
+        leaseDurationSeconds: Math.max(1, Math.round(this.leaseDurationMs / 1000)),
+        acquireTime: previous?.spec?.acquireTime ?? microTime(wall),
+        renewTime: microTime(wall),
+      },
+    };
+  }
+
+  private async write(signal: AbortSignal): Promise<MemberLease> {
+    const one = `${this.path}/${encodeURIComponent(this.leaseName)}`;
+    const opts = { timeoutMs: this.renewDeadlineMs, priority: 'high' as const, signal };
+    if (this.current === undefined) {
+      try {
+        this.current = await this.options.api.request<MemberLease>('GET', one, opts);
+      } catch (err) {
+        if (!isStatus(err, 404)) throw err;
+        return this.counted(() =>
+          this.options.api.request<MemberLease>('POST', this.path, { ...opts, body: this.body() }),
+        );
+      }
+    }
+    try {
+      return await this.counted(() =>
+        this.options.api.request<MemberLease>('PUT', one, { ...opts, body: this.body() }),
+      );
+    } catch (err) {
+      // Someone else wrote it (or deleted it: a peer's clean-up of a Lease it saw expire): read it again next time.
+      if (isStatus(err, 409) || isStatus(err, 404)) this.current = undefined;
+      throw err;
+    }
+  }
+
+  private async counted<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      const out = await call();
+      this.options.onWrite?.('ok');
+      return out;
+    } catch (err) {
+      this.options.onWrite?.(isStatus(err, 409) ? 'conflict' : 'error');
+      throw err;
+    }
+  }
+
+  private observe(lease: MemberLease): void {
+    const name = lease.metadata?.name ?? '';
+    const identity = lease.spec?.holderIdentity ?? '';
+    if (name === this.leaseName || identity === '' || identity === this.options.identity) return;
+    const written = lease.spec?.leaseDurationSeconds;
+    const durationMs =
+      typeof written === 'number' && Number.isFinite(written) && written > 0 ? written * 1000 : this.leaseDurationMs;
+    const record = JSON.stringify([identity, lease.spec?.renewTime, written]);
+    const annotation = lease.metadata?.annotations?.[SHARD_VIEW_ANNOTATION];
+    const before = this.peers.get(name);
+    const renewed = before?.record !== record;
+    const peer: Peer = {
+      identity,
+      record,
+      observedAt: renewed ? this.clock.now() : before.observedAt,
+      durationMs,
+      annotation,
+      resourceVersion: lease.metadata?.resourceVersion,
+      live: renewed ? true : before.live,
+    };
+    this.peers.set(name, peer);
+    if (
+      before === undefined ||
+      before.live !== peer.live ||
+      before.annotation !== annotation ||
+      before.identity !== identity
+    )
+      this.options.onChange();
+  }
+
+  private forget(lease: MemberLease): void {
+    const name = lease.metadata?.name ?? '';
+    const before = this.peers.get(name);
+    if (before === undefined) return;
+    this.peers.delete(name);
+    if (before.live) this.options.onChange();
+  }
+
+  /** Peers not renewed for their lease duration on our clock leave; long-expired Leases are deleted (a Pod renamed). */
+  private expire(): void {
+    const now = this.clock.now();
+    let changed = false;
+    for (const [name, p] of this.peers) {
+      const age = now - p.observedAt;
+      if (p.live && age >= p.durationMs) {
+        p.live = false;
+        changed = true;
+        this.options.log.info({ lease: name, identity: p.identity }, 'member lease expired');
+      }
+      // A Deployment's Pod comes back with another name: the Lease of the one killed would stay for ever. Deleted
+      // only if unchanged since (the precondition): a holder that came back has renewed it, and keeps it.
+      if (!p.live && this.isHealthy && age >= 2 * p.durationMs && p.resourceVersion !== undefined) {
+        const rv = p.resourceVersion;
+        p.resourceVersion = undefined;
+        this.options.api
+          .request('DELETE', `${this.path}/${encodeURIComponent(name)}`, {
+            body: { preconditions: { resourceVersion: rv } },
+          })
+          .catch(() => undefined);
+      }
+    }
+    if (changed) this.options.onChange();
+  }
+}
