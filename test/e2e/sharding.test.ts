@@ -1,0 +1,480 @@
+// Lease sharding on a real Karmada v1.18.2 (issue 31, item 3): three compiled reconcilers (`cluster-probe reconcile
+// --sharding lease`, distinct identities and metrics ports) share 300 Pull Clusters made in
+// karmada-aggregated-apiserver, each with its probe in the annotation pointing at a loopback server of this test (the
+// path names the Cluster; the test decides which answer 500). What is asserted:
+// - every Cluster is owned by exactly one replica: the replicas' shard_owned_clusters sum to 300, each equal to what
+//   rendezvous hashing over the three identities gives it, and every write since the group settled came from that
+//   owner;
+// - a replica SIGKILLed: every Cluster it owned is probed by another within the failover bound derived from the flags
+//   (lease duration + retry period + a slack for the watch and the fetch of the Cluster + one period), and the
+//   killed replica's Clusters whose targets fail from that moment are tainted within the bound's failover part +
+//   failureThreshold x period;
+// - no Cluster ever has writes from two replicas whose ownership overlaps (each replica's log of its own writes against
+//   the views the replicas published in their Leases, watched; Events' reportingInstance cross-checks the logs);
+// - the replica restarted takes back its third (the rendezvous count), with no verdict lost or flapped: no
+//   Healthy=True Cluster with a healthy target ever leaves True, no taint of a failing target is ever removed.
+// Everything the Clusters show is watched through karmada-apiserver (a real watch), not polled.
+// CLUSTER_PROBE_E2E_FROM_SOURCE=1 runs the replicas from source through tsx (support/reconciler-cli.ts) instead of
+// dist/, for a change not built yet; by default a dist/ older than src/ is refused.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import { KubeConfig } from '@kubernetes/client-node';
+import { FIELD_MANAGER, Informer, KubeClient, type KubeApi } from '../../src/reconciler/index.js';
+import type { Cluster } from '../../packages/schema/src/schema/index.js';
+import { PROBE_ANNOTATION } from '../../packages/schema/src/api/index.js';
+import { startKarmada, type KarmadaControlPlane } from '../../src/dev/karmada.js';
+import { rendezvousOwner } from '../../src/reconciler/shard.js';
+import { SHARD_GROUP_LABEL, SHARD_VIEW_ANNOTATION, type MemberLease } from '../../src/kube/membership.js';
+import { FLEET_METRICS } from '../../src/facts/metric-names.js';
+import { parseMetric, sleep, waitFor, type LogLine } from './support/reconciler-env.js';
+import {
+  overlappingWriters,
+  unclaimedWrites,
+  type Kill,
+  type Publication,
+  type Write,
+} from './support/shard-ledger.js';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const FROM_SOURCE = process.env.CLUSTER_PROBE_E2E_FROM_SOURCE === '1';
+const ENTRY = FROM_SOURCE
+  ? ['--import', 'tsx', join(REPO, 'test', 'e2e', 'support', 'reconciler-cli.ts')]
+  : [join(REPO, 'bin', 'cluster-probe.js')];
+const CLUSTERS = '/apis/cluster.karmada.io/v1alpha1/clusters';
+const LEASE_NAMESPACE = 'default';
+const LEASES = `/apis/coordination.k8s.io/v1/namespaces/${LEASE_NAMESPACE}/leases`;
+const EVENTS = '/api/v1/namespaces/default/events';
+const TAINT = 'cluster.karmada.io/unhealthy';
+
+const N = 300;
+const IDS = ['shard-a', 'shard-b', 'shard-c'] as const;
+const VICTIM = 'shard-b';
+/** The failover bound's parts, seconds: the flags the replicas run with, and what the bound adds to them. */
+const LEASE_DURATION_S = 4;
+const RETRY_PERIOD_S = 0.5;
+/** The survivors' Lease watch delivering the expiry's consequence, the GET of a Cluster that became theirs. */
+const WATCH_SLACK_S = 1.5;
+const PERIOD_S = 1;
+const FAILURE_THRESHOLD = 2;
+/** How many of the killed replica's Clusters fail at the kill. */
+const FAILING = 10;
+/** A Cluster no longer ours is probed by someone else within this (its Lease expires, they notice, fetch and probe). */
+const PROBED_BOUND_MS = (LEASE_DURATION_S + RETRY_PERIOD_S + WATCH_SLACK_S + PERIOD_S) * 1000;
+/** ... and tainted, when its target fails, within this. */
+const TAINTED_BOUND_MS = (LEASE_DURATION_S + RETRY_PERIOD_S + WATCH_SLACK_S + FAILURE_THRESHOLD * PERIOD_S) * 1000;
+
+const nameOf = (i: number): string => `shard-${String(i).padStart(3, '0')}`;
+const NAMES = Array.from({ length: N }, (_, i) => nameOf(i));
+const ownersOf = (members: readonly string[]): Map<string, string> =>
+  new Map(NAMES.map((n) => [n, rendezvousOwner(n, members)!]));
+
+/** The newest mtime under `dir` of files ending in .ts (declarations aside). */
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const f of readdirSync(dir, { recursive: true }) as string[]) {
+    if (!f.endsWith('.ts') || f.endsWith('.d.ts')) continue;
+    newest = Math.max(newest, statSync(join(dir, f)).mtimeMs);
+  }
+  return newest;
+}
+
+interface Replica {
+  id: string;
+  child: ChildProcess;
+  logs: LogLine[];
+  port: number;
+  exited: Promise<void>;
+  metric(name: string): Promise<number>;
+}
+
+/** `cluster-probe reconcile` from the compiled CLI (bin/ runs dist/) unless FROM_SOURCE, resolved once it serves /metrics. */
+async function startReplica(id: string, kubeconfig: string, stderrTail: string[]): Promise<Replica> {
+  const child = spawn(
+    process.execPath,
+    [
+      ...ENTRY,
+      'reconcile',
+      '--kubeconfig',
+      kubeconfig,
+      '--metrics-port',
+      '0',
+      '--identity',
+      id,
+      '--sharding',
+      'lease',
+      '--lease-namespace',
+      LEASE_NAMESPACE,
+      '--lease-duration',
+      String(LEASE_DURATION_S),
+      '--retry-period',
+      String(RETRY_PERIOD_S),
+      '--include-pull-clusters',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'], cwd: REPO },
+  );
+  const logs: LogLine[] = [];
+  let buf = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    buf += chunk;
+    for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      try {
+        logs.push(JSON.parse(line) as LogLine);
+      } catch {
+        logs.push({ level: 0, msg: line });
+      }
+    }
+  });
+  child.stderr!.setEncoding('utf8').on('data', (s: string) => {
+    stderrTail.push(`${id}: ${s}`);
+    if (stderrTail.length > 50) stderrTail.shift();
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const serving = await waitFor(`${id} serving /metrics`, 30_000, () => {
+    if (child.exitCode !== null)
+      throw new Error(`${id} exited (${child.exitCode}): ${stderrTail.join('').slice(-2000)}`);
+    return logs.find((l) => l.msg === 'serving /healthz, /readyz, /metrics');
+  });
+  const port = Number(new URL(String(serving.address)).port);
+  return {
+    id,
+    child,
+    logs,
+    port,
+    exited,
+    metric: async (name) =>
+      parseMetric(
+        await (await fetch(`http://127.0.0.1:${port}/metrics`, { signal: AbortSignal.timeout(5_000) })).text(),
+        name,
+      ),
+  };
+}
+
+/** A Cluster's state as the test's watch saw it change. */
+interface Change {
+  cluster: string;
+  at: number;
+  healthy?: { from?: string; to?: string; reason?: string };
+  tainted?: { from: boolean; to: boolean };
+}
+
+const healthyOf = (c: Cluster): { status?: string; reason?: string } | undefined =>
+  c.status?.conditions?.find((x) => x.type === 'Healthy');
+const taintedOf = (c: Cluster): boolean => (c.spec?.taints ?? []).some((t) => t.key === TAINT);
+
+describe('Karmada v1.18.2: Lease sharding, 3 replicas, 300 Clusters (e2e)', function () {
+  this.timeout(300_000);
+  let karmada: KarmadaControlPlane | undefined;
+  let api: KubeApi;
+  let server: Server | undefined;
+  const informers: { stop(): Promise<void> }[] = [];
+  const replicas = new Map<string, Replica>();
+  /** Every process ever started, for after(): a killed replica's successor has the same id. */
+  const processes: Replica[] = [];
+  const stderrTail: string[] = [];
+
+  // The loopback target: /c/<name> answers 500 for the failing names, 200 otherwise; when each name was probed.
+  const failing = new Set<string>();
+  const probedAt = new Map<string, number[]>();
+
+  // What the watches saw.
+  const changes: Change[] = [];
+  const clusters = new Map<string, Cluster>();
+  const publications: Publication[] = [];
+  const kills: Kill[] = [];
+  const events: { cluster: string; instance: string; reason: string; at: number }[] = [];
+
+  /** Every replica's logged writes, attributed to it (its own log, the machine's one clock). */
+  const writes = (): Write[] =>
+    processes.flatMap((r) =>
+      r.logs.flatMap((l): Write[] => {
+        const kind = l.msg === 'taints written' ? 'taints' : l.msg === 'Healthy condition written' ? 'status' : '';
+        if (kind === '' || typeof l.cluster !== 'string') return [];
+        return [{ cluster: l.cluster, replica: r.id, at: Date.parse(String(l.time)), kind }];
+      }),
+    );
+  const sumOf = async (name: string, ids: readonly string[]): Promise<number[]> =>
+    Promise.all(ids.map((id) => replicas.get(id)!.metric(name)));
+  /** Waits until the replicas `ids` each see exactly them as members and own their rendezvous share, none fenced. */
+  const settled = async (ids: readonly string[], timeoutMs: number): Promise<number> => {
+    const start = Date.now();
+    const want = ownersOf(ids);
+    const counts = ids.map((id) => [...want.values()].filter((o) => o === id).length);
+    await waitFor(`${ids.join(', ')} settled on their shares ${counts.join('/')}`, timeoutMs, async () => {
+      const members = await sumOf(FLEET_METRICS.shardMembers, ids);
+      const owned = await sumOf(FLEET_METRICS.shardOwned, ids);
+      const fenced = await sumOf(FLEET_METRICS.shardFenced, ids);
+      return (
+        members.every((m) => m === ids.length) && owned.every((o, i) => o === counts[i]) && fenced.every((f) => f === 0)
+      );
+    });
+    return Date.now() - start;
+  };
+
+  before(async function () {
+    if (!FROM_SOURCE) {
+      let built = 0;
+      try {
+        built = statSync(join(REPO, 'dist', 'src', 'cli', 'main.js')).mtimeMs;
+      } catch {
+        throw new Error('dist/ is missing: run `npm run build` (npm ci does it)');
+      }
+      if (newestSource(join(REPO, 'src')) > built)
+        throw new Error('dist/ is older than src/: run `npm run build` (this test runs the compiled reconciler)');
+    }
+
+    server = createServer((req, res) => {
+      const name = /^\/c\/([\w-]+)/.exec(req.url ?? '')?.[1] ?? '';
+      const at = Date.now();
+      const list = probedAt.get(name);
+      if (list === undefined) probedAt.set(name, [at]);
+      else list.push(at);
+      res.writeHead(failing.has(name) ? 500 : 200).end();
+    });
+    server.keepAliveTimeout = 60_000;
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+
+    const startedAt = Date.now();
+    karmada = await startKarmada({ members: 0, startTimeoutMs: 240_000 });
+    process.stderr.write(`      Karmada up in ${((Date.now() - startedAt) / 1000).toFixed(1)} s\n`);
+    const kc = new KubeConfig();
+    kc.loadFromFile(karmada.host.kubeconfigPath);
+    api = new KubeClient(kc, { qps: 0 });
+
+    const t0 = Date.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        for (let i = next++; i < N; i = next++) {
+          const probe = {
+            httpGet: { host: '127.0.0.1', port, path: `/c/${nameOf(i)}` },
+            periodSeconds: PERIOD_S,
+            failureThreshold: FAILURE_THRESHOLD,
+          };
+          await api.request('POST', CLUSTERS, {
+            body: {
+              apiVersion: 'cluster.karmada.io/v1alpha1',
+              kind: 'Cluster',
+              metadata: { name: nameOf(i), annotations: { [PROBE_ANNOTATION]: JSON.stringify(probe) } },
+              spec: { syncMode: 'Pull', apiEndpoint: 'https://127.0.0.1:6443' },
+            },
+          });
+        }
+      }),
+    );
+    process.stderr.write(`      ${N} Pull Clusters created in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+
+    // The Clusters: every change of the Healthy condition or of our taint, when the watch delivered it.
+    const clusterInformer = new Informer<Cluster>({ api, path: CLUSTERS, resource: 'clusters' });
+    const record = (before: Cluster | undefined, after: Cluster): void => {
+      const name = after.metadata?.name ?? '';
+      clusters.set(name, after);
+      const h0 = before === undefined ? undefined : healthyOf(before);
+      const h1 = healthyOf(after);
+      const t0b = before === undefined ? false : taintedOf(before);
+      const t1 = taintedOf(after);
+      const change: Change = { cluster: name, at: Date.now() };
+      if (h0?.status !== h1?.status || h0?.reason !== h1?.reason)
+        change.healthy = {
+          ...(h0?.status !== undefined ? { from: h0.status } : {}),
+          ...(h1?.status !== undefined ? { to: h1.status } : {}),
+          ...(h1?.reason !== undefined ? { reason: h1.reason } : {}),
+        };
+      if (t0b !== t1) change.tainted = { from: t0b, to: t1 };
+      if (change.healthy !== undefined || change.tainted !== undefined) changes.push(change);
+    };
+    clusterInformer.addHandlers({ onAdd: (c) => record(undefined, c), onUpdate: (o, c) => record(o, c) });
+    // The member Leases: each view a replica published, with its renewTime (the publisher's clock, this machine).
+    const leaseInformer = new Informer<MemberLease>({
+      api,
+      path: LEASES,
+      resource: 'leases',
+      labelSelector: SHARD_GROUP_LABEL,
+    });
+    const publish = (l: MemberLease): void => {
+      const replica = l.spec?.holderIdentity ?? '';
+      const raw = l.metadata?.annotations?.[SHARD_VIEW_ANNOTATION];
+      const view = raw === undefined || raw === '' ? [] : raw.split('\n').filter((m) => m !== '');
+      const at = Date.parse(l.spec?.renewTime ?? '');
+      const last = [...publications].reverse().find((p) => p.replica === replica);
+      if (last === undefined || last.view.join('\n') !== view.join('\n'))
+        publications.push({ replica, view, at: Number.isNaN(at) ? Date.now() : at });
+    };
+    leaseInformer.addHandlers({ onAdd: publish, onUpdate: (_o, l) => publish(l) });
+    // The Events of our Clusters: who reported each (reportingInstance), a second witness beside the logs.
+    interface Ev {
+      metadata?: { name?: string; resourceVersion?: string };
+      involvedObject?: { kind?: string; name?: string };
+      reportingComponent?: string;
+      reportingInstance?: string;
+      source?: { host?: string; component?: string };
+      reason?: string;
+    }
+    const eventInformer = new Informer<Ev>({
+      api,
+      path: EVENTS,
+      resource: 'events',
+      fieldSelector: 'involvedObject.kind=Cluster',
+    });
+    eventInformer.addHandlers({
+      onAdd: (e) =>
+        (e.reportingComponent ?? e.source?.component) === FIELD_MANAGER &&
+        events.push({
+          cluster: e.involvedObject?.name ?? '',
+          instance: e.reportingInstance ?? e.source?.host ?? '',
+          reason: e.reason ?? '',
+          at: Date.now(),
+        }),
+    });
+    for (const inf of [clusterInformer, leaseInformer, eventInformer]) {
+      inf.start();
+      informers.push(inf);
+    }
+    await Promise.all([clusterInformer, leaseInformer, eventInformer].map((inf) => inf.waitForSync(60_000)));
+
+    const t1 = Date.now();
+    for (const id of IDS) {
+      const r = await startReplica(id, karmada.host.kubeconfigPath, stderrTail);
+      replicas.set(id, r);
+      processes.push(r);
+    }
+    const took = await settled(IDS, 60_000);
+    await waitFor('every Cluster Healthy=True', 60_000, () =>
+      NAMES.every((n) => healthyOf(clusters.get(n) ?? ({} as Cluster))?.status === 'True'),
+    );
+    process.stderr.write(
+      `      3 replicas settled on their shares ${took} ms after the last started; every Cluster Healthy=True ` +
+        `${((Date.now() - t1) / 1000).toFixed(1)} s after the first\n`,
+    );
+  });
+
+  after(async function () {
+    for (const r of processes) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGTERM');
+    await Promise.race([Promise.all(processes.map((r) => r.exited)), sleep(15_000)]);
+    for (const r of processes) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
+    await Promise.all(informers.map((inf) => inf.stop()));
+    await karmada?.stop();
+    server?.closeAllConnections();
+    server?.close();
+  });
+
+  it('owns every Cluster by exactly one replica: owned sums to 300, each its rendezvous share, each written by its owner', async () => {
+    const owned = await sumOf(FLEET_METRICS.shardOwned, IDS);
+    const assignable = await sumOf(FLEET_METRICS.shardAssignable, IDS);
+    process.stderr.write(`      owned ${owned.join(' + ')} = ${owned.reduce((a, b) => a + b, 0)}\n`);
+    expect(owned.reduce((a, b) => a + b, 0)).to.equal(N);
+    expect(assignable).to.deep.equal([N, N, N]);
+    for (const share of owned) expect(share, 'about a third').to.be.within(N / 3 / 2, (N / 3) * 1.5);
+    // From the writes: the last write of every Cluster came from its owner under the three-member view.
+    const owners = ownersOf(IDS);
+    const last = new Map<string, Write>();
+    for (const w of writes().sort((a, b) => a.at - b.at)) last.set(w.cluster, w);
+    const wrong = NAMES.filter((n) => last.get(n)?.replica !== owners.get(n));
+    expect(wrong, 'Clusters whose last write was not by their owner (or never written)').to.deep.equal([]);
+  });
+
+  it(`SIGKILL of one replica: its Clusters probed by the others within ${PROBED_BOUND_MS / 1000} s, its ${FAILING} failing ones tainted within ${TAINTED_BOUND_MS / 1000} s`, async () => {
+    const owners = ownersOf(IDS);
+    const mine = NAMES.filter((n) => owners.get(n) === VICTIM);
+    const failingNow = mine.slice(0, FAILING);
+    process.stderr.write(
+      `      bound: lease ${LEASE_DURATION_S} s + retry ${RETRY_PERIOD_S} s + watch/fetch slack ${WATCH_SLACK_S} s ` +
+        `+ period ${PERIOD_S} s = ${PROBED_BOUND_MS / 1000} s to probe; + failureThreshold ${FAILURE_THRESHOLD} x period ` +
+        `instead of one period = ${TAINTED_BOUND_MS / 1000} s to taint\n`,
+    );
+    const victim = replicas.get(VICTIM)!;
+    const killAt = Date.now();
+    victim.child.kill('SIGKILL');
+    for (const n of failingNow) failing.add(n);
+    kills.push({ replica: VICTIM, at: killAt });
+    await victim.exited;
+    const exitedAt = Date.now();
+
+    const survivors = IDS.filter((id) => id !== VICTIM);
+    // A request that reaches the server once the victim is reaped comes from a survivor; the time counts from the kill.
+    const takeover = await waitFor(`every Cluster of ${VICTIM} probed again`, 60_000, () => {
+      const times = mine.map((n) => (probedAt.get(n) ?? []).find((t) => t >= exitedAt));
+      return times.every((t) => t !== undefined) ? times.map((t) => t! - killAt) : undefined;
+    });
+    const tainted = await waitFor(`the ${FAILING} failing Clusters tainted`, 60_000, () => {
+      const times = failingNow.map((n) => changes.find((c) => c.cluster === n && c.tainted?.to === true)?.at);
+      return times.every((t) => t !== undefined) ? times.map((t) => t! - killAt) : undefined;
+    });
+    const maxOf = (xs: number[]): number => Math.max(...xs);
+    const minOf = (xs: number[]): number => Math.min(...xs);
+    process.stderr.write(
+      `      ${mine.length} Clusters of ${VICTIM} probed again after ${minOf(takeover)}-${maxOf(takeover)} ms ` +
+        `(bound ${PROBED_BOUND_MS} ms); ${FAILING} failing tainted after ${minOf(tainted)}-${maxOf(tainted)} ms ` +
+        `(bound ${TAINTED_BOUND_MS} ms)\n`,
+    );
+    expect(maxOf(takeover), 'slowest takeover (ms)').to.be.at.most(PROBED_BOUND_MS);
+    expect(maxOf(tainted), 'slowest taint (ms)').to.be.at.most(TAINTED_BOUND_MS);
+    await settled(survivors, 30_000);
+    const owned = await sumOf(FLEET_METRICS.shardOwned, survivors);
+    expect(owned.reduce((a, b) => a + b, 0)).to.equal(N);
+    // Nothing but the failing targets was tainted.
+    const wronglyTainted = changes.filter((c) => c.tainted?.to === true && !failing.has(c.cluster));
+    expect(wronglyTainted).to.deep.equal([]);
+  });
+
+  it('restarted, the replica takes back its rendezvous third, and no verdict is lost or flapped', async () => {
+    const restartAt = Date.now();
+    const r = await startReplica(VICTIM, karmada!.host.kubeconfigPath, stderrTail);
+    replicas.set(VICTIM, r);
+    processes.push(r);
+    const took = await settled(IDS, 60_000);
+    const back = await r.metric(FLEET_METRICS.shardOwned);
+    process.stderr.write(
+      `      ${VICTIM} restarted: owns ${back} of ${N} again, ${took} ms after it served /metrics ` +
+        `(${((Date.now() - restartAt) / 1000).toFixed(1)} s after the start)\n`,
+    );
+    expect(back).to.be.within(N / 3 / 2, (N / 3) * 1.5);
+    // A few periods for anything wrong to show: a new owner that forgets a verdict rewrites it.
+    await sleep(3 * PERIOD_S * 1000);
+    for (const n of failing) expect(taintedOf(clusters.get(n)!), `${n} still tainted`).to.equal(true);
+    const lost = changes.filter((c) => failing.has(c.cluster) && c.tainted?.from === true && c.tainted.to === false);
+    expect(lost, 'a failing target lost its taint').to.deep.equal([]);
+    const flapped = changes.filter(
+      (c) => !failing.has(c.cluster) && c.healthy?.from === 'True' && c.healthy.to !== 'True',
+    );
+    expect(flapped, 'a healthy target left Healthy=True').to.deep.equal([]);
+  });
+
+  it('healed, the failing Clusters come back by their owners, and no Cluster ever had two writers at once', async () => {
+    const healed = [...failing];
+    failing.clear();
+    await waitFor('the healed Clusters untainted and Healthy=True', 30_000, () =>
+      healed.every((n) => !taintedOf(clusters.get(n)!) && healthyOf(clusters.get(n)!)?.status === 'True'),
+    );
+    const all = writes();
+    const overlaps = overlappingWriters(all, publications, kills, 200);
+    const unclaimed = unclaimedWrites(all, publications, 200);
+    // Every change the watch saw was written by some replica that logged it (no writer outside the ledger).
+    const unattributed = changes.filter(
+      (c) =>
+        c.healthy?.to !== undefined &&
+        !all.some((w) => w.cluster === c.cluster && w.kind === 'status' && Math.abs(w.at - c.at) < 5_000),
+    );
+    // The Events name the replica that wrote the condition they tell of.
+    const badEvents = events.filter(
+      (e) =>
+        NAMES.includes(e.cluster) &&
+        !all.some((w) => w.cluster === e.cluster && w.replica === e.instance && Math.abs(w.at - e.at) < 5_000),
+    );
+    process.stderr.write(
+      `      ledger: ${all.length} writes by ${new Set(all.map((w) => w.replica)).size} replicas, ` +
+        `${publications.length} views published, ${changes.length} changes watched, ${events.length} Events\n`,
+    );
+    expect(overlaps, 'two writers at once').to.deep.equal([]);
+    expect(unclaimed, 'writes outside the writer’s published claim').to.deep.equal([]);
+    expect(unattributed.map((c) => `${c.cluster} ${JSON.stringify(c.healthy)}`)).to.deep.equal([]);
+    expect(badEvents, 'Events whose reportingInstance did not write').to.deep.equal([]);
+  });
+});
