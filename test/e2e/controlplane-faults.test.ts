@@ -63,6 +63,8 @@ interface CaseFigures {
   lastTaintAfterBackS: number | undefined;
   boundS: number;
   wrongTaints: number;
+  /** Taints of failing Clusters lifted while their targets still failed (and written again later). */
+  flapped: number;
   /** Every failing Cluster Healthy=True and untainted again after its target answered, seconds. */
   recoveredS: number | undefined;
   writes: Record<string, number>;
@@ -217,7 +219,8 @@ describe('Karmada v1.18.2: faults of the control plane (e2e)', function () {
       });
       const writes = taintWrites(start);
       const after = failed.map((n) => {
-        const w = writes.find((x) => x.name === n);
+        // The verdict stands from its last taint write (an earlier one may have been lifted since: a flap).
+        const w = writes.filter((x) => x.name === n).at(-1);
         // A taint the poller saw and no log line told of (written by a request that returned after it was given up).
         const at = w?.at ?? taintsSeen.find((x) => x.name === n && x.at >= start)?.at ?? Date.now();
         return Math.max(0, at - backAt);
@@ -240,6 +243,13 @@ describe('Karmada v1.18.2: faults of the control plane (e2e)', function () {
         .filter((x) => others.includes(x.name))
         .map((x) => `${x.replica} wrote ${x.name}`),
     ];
+    // A failing Cluster's taint lifted while its target still failed: a verdict lost for a while, then written again.
+    const flapped = replicas().flatMap((r) =>
+      r.logs
+        .filter((l) => l.msg === 'taints written' && l.tainted === false && l.at >= start)
+        .filter((l) => failed.includes(String(l.cluster)))
+        .map((l) => `${r.name} lifted ${String(l.cluster)} at +${((l.at - backAt) / 1000).toFixed(1)} s`),
+    );
     const m1 = counters(await leader!.metrics());
     let recoveredS: number | undefined;
     if (failed.length > 0) {
@@ -255,6 +265,7 @@ describe('Karmada v1.18.2: faults of the control plane (e2e)', function () {
       lastTaintAfterBackS,
       boundS: BOUND_MS / 1000,
       wrongTaints: new Set(wrong).size,
+      flapped: flapped.length,
       recoveredS,
       writes: delta(m0, m1, 'writes '),
       watchRestarts: delta(m0, m1, 'watch '),
@@ -268,6 +279,7 @@ describe('Karmada v1.18.2: faults of the control plane (e2e)', function () {
     process.stderr.write(`      ${JSON.stringify(f)}\n`);
     expect(leader!.exit, `the reconciler exited: ${leader!.stderr().slice(-2000)}`).to.equal(undefined);
     expect(wrong, 'Clusters whose target answered were tainted').to.deep.equal([]);
+    expect(flapped, 'failing Clusters whose taint was lifted while their target still failed').to.deep.equal([]);
     if (failed.length > 0)
       expect(
         lastTaintAfterBackS! * 1000,
@@ -337,6 +349,12 @@ describe('Karmada v1.18.2: faults of the control plane (e2e)', function () {
     await karmada?.stop();
     await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
     server?.closeAllConnections();
+    // The replicas' own log lines, for reading a case afterwards.
+    const logDir = process.env.CLUSTER_PROBE_FAULTS_LOGS;
+    if (logDir !== undefined)
+      for (const r of [leader, second])
+        if (r !== undefined)
+          writeFileSync(join(logDir, `${r.name}.log`), r.logs.map((l) => JSON.stringify(l)).join('\n') + '\n');
     const file = process.env.CLUSTER_PROBE_FAULTS_FIGURES;
     if (file !== undefined && figures.length > 0) writeFileSync(file, `${JSON.stringify(figures, null, 2)}\n`);
   });
@@ -353,4 +371,153 @@ describe('Karmada v1.18.2: faults of the control plane (e2e)', function () {
       await runCase(`${letter} mass failure`, `${component} restarted`, 'mass failure', restart(component, true));
     });
   }
+
+  it('d. a watch expires (410 Gone) in the middle of a mass failure: the reconciler relists, no verdict lost', async function () {
+    const f = await runCase(
+      'd',
+      'etcd compacted while karmada-aggregated-apiserver is down',
+      'mass failure',
+      async (failRegion) => {
+        failRegion();
+        const stopped = await karmada!.stopComponent('karmada-aggregated-apiserver');
+        // The region's transitions happen while the reconciler's watch is down and behind; writes elsewhere move etcd's
+        // revision on, and the compaction makes the watch's resourceVersion history.
+        await sleep((FAILURE_THRESHOLD + 1) * PERIOD_S * 1000);
+        for (let i = 0; i < 5; i++)
+          await api.request('POST', '/api/v1/namespaces/default/configmaps', {
+            body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'faults-' } },
+          });
+        await karmada!.compactEtcd();
+        const backAt = await stopped.start();
+        return { downAt: stopped.stoppedAt, backAt };
+      },
+    );
+    expect(
+      f.watchRestarts['clusters/gone'] ?? 0,
+      'watch_restarts_total{resource="clusters",reason="gone"}',
+    ).to.be.at.least(1);
+  });
+
+  it('e. the leader cut off from karmada-apiserver (not from its targets) in a mass failure: it stops leading, writes nothing, and leads and judges again once healed', async function () {
+    let lostAt = 0;
+    let cutAtAlone = 0;
+    let writesAtLoss: Record<string, number> = {};
+    const f = await runCase('e alone', 'leader cut off from karmada-apiserver', 'mass failure', async (failRegion) => {
+      const since = Date.now();
+      forwarder!.cut();
+      const cutAt = Date.now();
+      cutAtAlone = cutAt;
+      failRegion();
+      const lost = await waitFor('the cut leader to give up', 60_000, () =>
+        leader!.logs.find((l) => l.msg === 'leadership lost' && l.at >= since),
+      );
+      lostAt = lost.at;
+      writesAtLoss = counters(await leader!.metrics());
+      // Past the lease: anyone could have taken over by now; nobody can, but the leader must not act as if it led.
+      await sleep((LEASE_S + 2) * 1000);
+      expect(counters(await leader!.metrics()), 'writes of the cut leader after it gave up').to.deep.include(
+        Object.fromEntries(Object.entries(writesAtLoss).filter(([k]) => k.startsWith('writes '))),
+      );
+      forwarder!.heal();
+      return { downAt: cutAt, backAt: Date.now() };
+    });
+    process.stderr.write(`      the cut leader gave up ${((lostAt - cutAtAlone) / 1000).toFixed(1)} s after the cut\n`);
+    expect(f.leadershipLost).to.be.at.least(1);
+    expect(f.leadershipAcquired).to.be.at.least(1);
+  });
+
+  it('e. the leader cut off while a second replica reaches karmada-apiserver: the second takes the lease and taints the failing region; the first writes nothing once healed', async function () {
+    second = await startCompiledReconciler('faults-r2', karmada!.host.kubeconfigPath, reconcileArgs);
+    await waitFor(
+      'the second replica standing by',
+      30_000,
+      async () =>
+        (await second!.metric(FLEET_METRICS.leader)) === 0 && second!.logs.some((l) => l.msg === 'reconciler starting'),
+    );
+    const start = Date.now();
+    const r1Before = counters(await leader!.metrics());
+    forwarder!.cut();
+    const cutAt = Date.now();
+    const failed = regionClusters(nextRegion++ % REGIONS);
+    for (const n of failed) failing.add(n);
+    const lost = await waitFor('the cut leader to give up', 60_000, () =>
+      leader!.logs.find((l) => l.msg === 'leadership lost' && l.at >= start),
+    );
+    const r1AtLoss = counters(await leader!.metrics());
+    const acquired = await waitFor('the second replica to take the lease', 60_000, () =>
+      second!.logs.find((l) => l.msg === 'leadership acquired' && l.at >= start),
+    );
+    await waitFor(`${failed.length} failing Clusters tainted by the second replica`, 120_000, async () => {
+      await freshRead();
+      return allSettled(failed, true);
+    });
+    const byFirst = taintWrites(start).filter((w) => w.replica === leader!.name);
+    const bySecond = taintWrites(start).filter((w) => w.replica === second!.name);
+    const lastTaint = Math.max(...failed.map((n) => bySecond.filter((w) => w.name === n).at(-1)?.at ?? Infinity));
+    // The region answers again while the first replica is still cut: the second lifts the taints.
+    for (const n of failed) failing.delete(n);
+    await settleHealthy('the region recovered, the first replica still cut');
+    const healAt = Date.now();
+    forwarder!.heal();
+    // Whatever the first replica sent before it gave up now reaches karmada-apiserver, late: it must change nothing.
+    await sleep((LEASE_S + 2 * FAILURE_THRESHOLD * PERIOD_S) * 1000);
+    await freshRead();
+    const lateTaints = taintsSeen.filter((x) => x.at >= healAt).map((x) => x.name);
+    const r1Healed = counters(await leader!.metrics());
+    const r1LeaderHealed = r1Healed.leader;
+    const r2LeaderHealed = await second!.metric(FLEET_METRICS.leader);
+    // The second stops (its Lease released): the first leads again and every verdict is right.
+    await second!.kill('SIGTERM');
+    const handBack = Date.now();
+    await waitFor(
+      'the first replica leading again',
+      60_000,
+      async () => (await leader!.metric(FLEET_METRICS.leader)) === 1,
+    );
+    const leadsAgainS = (Date.now() - handBack) / 1000;
+    await sleep(2 * FAILURE_THRESHOLD * PERIOD_S * 1000);
+    await settleHealthy('the first replica leading again');
+    const r1End = counters(await leader!.metrics());
+    const f: CaseFigures = {
+      case: 'e two replicas',
+      fault: 'leader cut off from karmada-apiserver, a second replica connected directly',
+      moment: 'mass failure',
+      downS: (healAt - cutAt) / 1000,
+      failing: failed.length,
+      lastTaintAfterBackS: (lastTaint - acquired.at) / 1000,
+      boundS: BOUND_MS / 1000,
+      wrongTaints: lateTaints.length,
+      flapped: 0,
+      recoveredS: undefined,
+      writes: delta(r1AtLoss, r1End, 'writes '),
+      watchRestarts: delta(r1Before, r1End, 'watch '),
+      leadershipLost: logCount(leader!, 'leadership lost', start),
+      leadershipAcquired: logCount(leader!, 'leadership acquired', start),
+      leaderAtEnd: r1End.leader ?? -1,
+      reconcilerExits: leader!.exit === undefined ? 0 : 1,
+      notes:
+        `first replica gave up ${((lost.at - cutAt) / 1000).toFixed(1)} s after the cut (renew deadline ${RENEW_DEADLINE_S} s); ` +
+        `second took the lease ${((acquired.at - cutAt) / 1000).toFixed(1)} s after the cut (lease ${LEASE_S} s); ` +
+        `taints written by the first after it gave up: ${byFirst.filter((w) => w.at > lost.at).length}, by the second: ${bySecond.length}; ` +
+        `after the heal the first led=${r1LeaderHealed}, the second led=${r2LeaderHealed}; ` +
+        `the first led again ${leadsAgainS.toFixed(1)} s after the second stopped`,
+    };
+    second = undefined;
+    figures.push(f);
+    process.stderr.write(`      ${JSON.stringify(f)}\n`);
+    expect(leader!.exit, 'the first replica exited').to.equal(undefined);
+    expect(
+      byFirst.filter((w) => w.at > lost.at),
+      'taints written by the first replica after it gave up',
+    ).to.deep.equal([]);
+    expect(lateTaints, 'taints seen after the heal, every target answering').to.deep.equal([]);
+    const late = delta(r1AtLoss, r1Healed, 'writes ');
+    expect(
+      (late['taints/ok'] ?? 0) + (late['status/ok'] ?? 0),
+      `verdict writes of the first replica after it gave up (${JSON.stringify(late)})`,
+    ).to.equal(0);
+    expect(r1LeaderHealed, 'the first replica leading while the second holds the Lease').to.equal(0);
+    expect(lastTaint - acquired.at, 'the region tainted after the second replica took over').to.be.at.most(BOUND_MS);
+    expect(r1End.leader).to.equal(1);
+  });
 });
