@@ -78,6 +78,8 @@ export class Informer<T extends ObjectWithMeta> {
   private loop: Promise<void> | undefined;
   private lastListAt = 0;
   private failures = 0;
+  /** 410s since the last watch that delivered an event or ended cleanly. */
+  private goneInARow = 0;
   private readonly handlers: InformerHandlers<T>[] = [];
 
   constructor(private readonly options: InformerOptions<T>) {}
@@ -236,6 +238,7 @@ export class Informer<T extends ObjectWithMeta> {
           },
           (ev) => {
             this.failures = 0;
+            this.goneInARow = 0;
             events++;
             this.apply(ev.type, ev.object);
           },
@@ -244,19 +247,27 @@ export class Informer<T extends ObjectWithMeta> {
         if (events === 0 && performance.now() - watchedAt < SHORT_WATCH_MS && !signal.aborted)
           throw new Error(`watch ${this.options.path}: very short watch: ended without an event`);
         this.failures = 0;
+        this.goneInARow = 0;
         if (performance.now() - this.lastListAt >= resyncMs) {
           needList = true;
           this.options.onRestart?.('resync');
         }
       } catch (err) {
         if (signal.aborted) break;
-        this.failures++;
         if (isStatus(err, 410)) {
           needList = true;
           this.options.onRestart?.('gone', err);
-          // The first 410 relists at once; one after another (a watch or list that is always Gone) back off.
-          if (this.failures === 1) continue;
-        } else {
+          // The first 410 in a row relists at once, whatever failed before it: a 410 is the server answering again
+          // (an apiserver back from a restart with its history compacted), and the backoff an outage's errors grew
+          // (seconds) delayed the relist it asks for, and with it every change, by that long. One 410 after another
+          // (a watch or list that is always Gone) backs off from the base.
+          if (++this.goneInARow === 1) {
+            this.failures = 0;
+            continue;
+          }
+        }
+        this.failures++;
+        if (!isStatus(err, 410)) {
           this.options.onRestart?.('error', err);
           // A watch that keeps failing (a 500, a resourceVersion the server refuses) relists once the resync
           // period has passed, as a watch that ends cleanly does.

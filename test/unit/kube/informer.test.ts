@@ -136,6 +136,31 @@ describe('reconciler informer against an apiserver that misbehaves', () => {
     expect(lists(api)).to.be.within(2, 8);
   });
 
+  it('relists at once on the first 410 after an outage (the backoff the outage grew delayed the relist by seconds)', async () => {
+    // karmada-aggregated-apiserver restarted with etcd compacted: the watch fails while it is down (connection refused),
+    // then the first answer is 410 Gone. The relist is what the server asks for, and what re-reads every Cluster.
+    const refused: WatchStep = async () => {
+      throw new Error('connect ECONNREFUSED 127.0.0.1:6443');
+    };
+    let goneAt = 0;
+    const gone: WatchStep = async () => {
+      goneAt = performance.now();
+      throw new KubeApiError(410, 'Expired', 'too old resource version');
+    };
+    const api = new ScriptedApi(
+      [[obj('a', '1')], [obj('a', '2')]],
+      [...Array.from({ length: 5 }, () => refused), gone],
+    );
+    let relistedAt = 0;
+    const inf = new Informer<Obj>({ api, path: '/x', resource: 'x', backoffBaseMs: 50, backoffMaxMs: 60_000 });
+    inf.addHandlers({ onUpdate: () => void (relistedAt = performance.now()) });
+    inf.start();
+    await until(() => relistedAt > 0);
+    await inf.stop();
+    // Five failures grew the backoff to 800-1,600 ms for the next attempt: the relist waited that long after the 410.
+    expect(relistedAt - goneAt).to.be.below(400);
+  });
+
   it('backs off when a watch ends at once without an event (it re-watched in a tight loop)', async () => {
     const empty: WatchStep = async () => undefined;
     const api = new ScriptedApi(
