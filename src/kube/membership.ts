@@ -294,7 +294,8 @@ export class LeaseMembership {
       },
       spec: {
         holderIdentity: this.options.identity,
-        leaseDurationSeconds: Math.max(1, Math.round(this.leaseDurationMs / 1000)),
+        // Whole seconds, rounded up: the others wait at least as long as we stop before (our renew deadline).
+        leaseDurationSeconds: Math.max(1, Math.ceil(this.leaseDurationMs / 1000)),
         acquireTime: previous?.spec?.acquireTime ?? microTime(wall),
         renewTime: microTime(wall),
       },

@@ -11,7 +11,7 @@ import { ClusterReconciler } from './cluster-reconciler.js';
 import { verdictOf } from './cluster-metrics.js';
 import type { TaintEffectOption } from './desired-state.js';
 import type { ReconcilerMetrics } from './metrics.js';
-import { ProbeWorkers } from './probe-workers.js';
+import { ProbeWorkers, type ProbeWorkersOptions } from './probe-workers.js';
 import { SecretStore } from './secret-store.js';
 import { ownsCluster, type LeaseAssignment, type Shard } from './shard.js';
 import { DisruptionGuard } from './disruption-guard.js';
@@ -63,6 +63,8 @@ export interface ControllerOptions {
   credentialsWaitMs?: number;
   /** The disruption guard: on with the defaults when absent; `false` turns it off (every verdict written at once). */
   disruption?: DisruptionOptions | false;
+  /** The engine's runProbe, or another a test hands in (a partition of one replica: its probes sent elsewhere). */
+  runProbe?: ProbeWorkersOptions['runProbe'];
   /**
    * Lease sharding (docs/sharding.md): which Clusters are ours under the published view, and which a peer still
    * claims. Absent: `shard` (static) or every Cluster, and none of the work below is done.
@@ -230,6 +232,7 @@ export class ClusterController {
       random: options.random,
       denyList: options.denyList,
       credentialsWaitMs: options.credentialsWaitMs,
+      ...(options.runProbe !== undefined ? { runProbe: options.runProbe } : {}),
     });
     const lease = this.lease;
     this.reconciler = new ClusterReconciler({

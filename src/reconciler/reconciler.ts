@@ -10,7 +10,7 @@ import { LeaseMembership } from '../kube/membership.js';
 import { RealClock, type Clock, type TimerHandle } from '@karmada-cluster-probe/probe';
 import { messageOf } from '@karmada-cluster-probe/schema/api';
 import type { TaintEffectOption } from './desired-state.js';
-import { ClusterController, type DisruptionOptions, type ManagerLog } from './manager.js';
+import { ClusterController, type ControllerOptions, type DisruptionOptions, type ManagerLog } from './manager.js';
 import { createMetrics, type ReconcilerMetrics } from './metrics.js';
 import { encodeView, LeaseAssignment, type Shard } from './shard.js';
 
@@ -62,6 +62,8 @@ export interface ReconcilerOptions {
   metrics?: ReconcilerMetrics;
   /** The disruption guard: on with its defaults when absent; `false` turns it off. */
   disruption?: DisruptionOptions | false;
+  /** The engine's runProbe, or another a test hands in (ControllerOptions.runProbe). */
+  runProbe?: ControllerOptions['runProbe'];
   /** Lease sharding; not with leaderElection, shard or clusterName. */
   sharding?: LeaseShardingOptions;
 }
@@ -213,6 +215,7 @@ export class Manager {
       denyList: o.denyList,
       clock: o.clock,
       disruption: o.disruption,
+      ...(o.runProbe !== undefined ? { runProbe: o.runProbe } : {}),
       ...(this.assignment !== undefined ? { assignment: this.assignment } : {}),
     });
     this.manager = manager;
