@@ -111,6 +111,8 @@ describe('Karmada v1.18.2: faults of the control plane (e2e)', function () {
   let forwarder: FaultsForwarder | undefined;
   let leader: CompiledReconciler | undefined;
   let second: CompiledReconciler | undefined;
+  /** Replicas stopped during the run, for their logs. */
+  const stoppedReplicas: CompiledReconciler[] = [];
   const failing = new Set<string>();
   /** The latest state the poller read, and every time it saw our taint on a Cluster. */
   const seen = new Map<string, Seen>();
@@ -352,7 +354,7 @@ describe('Karmada v1.18.2: faults of the control plane (e2e)', function () {
     // The replicas' own log lines, for reading a case afterwards.
     const logDir = process.env.CLUSTER_PROBE_FAULTS_LOGS;
     if (logDir !== undefined)
-      for (const r of [leader, second])
+      for (const r of [leader, second, ...stoppedReplicas])
         if (r !== undefined)
           writeFileSync(join(logDir, `${r.name}.log`), r.logs.map((l) => JSON.stringify(l)).join('\n') + '\n');
     const file = process.env.CLUSTER_PROBE_FAULTS_FIGURES;
@@ -451,7 +453,6 @@ describe('Karmada v1.18.2: faults of the control plane (e2e)', function () {
       await freshRead();
       return allSettled(failed, true);
     });
-    const byFirst = taintWrites(start).filter((w) => w.replica === leader!.name);
     const bySecond = taintWrites(start).filter((w) => w.replica === second!.name);
     const lastTaint = Math.max(...failed.map((n) => bySecond.filter((w) => w.name === n).at(-1)?.at ?? Infinity));
     // The region answers again while the first replica is still cut: the second lifts the taints.
@@ -478,6 +479,9 @@ describe('Karmada v1.18.2: faults of the control plane (e2e)', function () {
     await sleep(2 * FAILURE_THRESHOLD * PERIOD_S * 1000);
     await settleHealthy('the first replica leading again');
     const r1End = counters(await leader!.metrics());
+    // Every taint the first replica wrote after it gave up (requests it sent before, arriving after the heal, and what
+    // it did with their answers), up to the hand-back.
+    const byFirst = taintWrites(start, handBack).filter((w) => w.replica === leader!.name);
     const f: CaseFigures = {
       case: 'e two replicas',
       fault: 'leader cut off from karmada-apiserver, a second replica connected directly',
@@ -502,6 +506,7 @@ describe('Karmada v1.18.2: faults of the control plane (e2e)', function () {
         `after the heal the first led=${r1LeaderHealed}, the second led=${r2LeaderHealed}; ` +
         `the first led again ${leadsAgainS.toFixed(1)} s after the second stopped`,
     };
+    stoppedReplicas.push(second!);
     second = undefined;
     figures.push(f);
     process.stderr.write(`      ${JSON.stringify(f)}\n`);
