@@ -9,6 +9,8 @@ import v8 from 'node:v8';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import vm from 'node:vm';
+import inspector from 'node:inspector';
+import { writeFileSync } from 'node:fs';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -22,6 +24,13 @@ const gc = vm.runInNewContext('gc') as () => void;
 const N = Number(arg('clusters') ?? 10_000);
 const SECONDS = Number(arg('seconds') ?? 40);
 const GC_EVERY_MS = Number(arg('gc-every-ms') ?? 0);
+// The split: --scrape-every 0 (no scrape), --no-probes (the Clusters carry no probe: the cache and the controller only).
+const SCRAPE_EVERY = Number(arg('scrape-every') ?? 10);
+const PROBES = !process.argv.includes('--no-probes');
+const SNAPSHOT = arg('snapshot');
+// --profile FILE: V8's sampling heap profile of what lived past the young generation (objects a scavenge promoted and a
+// mark-compact later freed, and what is live at the end), by allocation site: what grows the old generation.
+const PROFILE = arg('profile');
 
 // After the flags: the modules below allocate as they load.
 const { ClusterController, createMetrics } = await import('../../src/reconciler/index.js');
@@ -40,7 +49,9 @@ for (let i = 0; i < N; i++)
       syncMode: 'Push',
       region: `r${i % 10}`,
       apiEndpoint: 'https://127.0.0.1:6443',
-      livenessProbe: { httpGet: { host: '127.0.0.1', port, path: `/c/${i}` }, periodSeconds: 10 },
+      ...(PROBES
+        ? { livenessProbe: { httpGet: { host: '127.0.0.1', port, path: `/c/${i}` }, periodSeconds: 10 } }
+        : {}),
     },
   });
 gc();
@@ -49,15 +60,42 @@ const cpu0 = process.cpuUsage();
 const metrics = createMetrics();
 const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
 const controller = new ClusterController({ api: kube, taintEffect: 'NoSchedule', metrics, log: quiet, identity: 'b' });
+const session = PROFILE !== undefined ? new inspector.Session() : undefined;
+const post = (method: string, params?: object): Promise<unknown> =>
+  new Promise((resolve, reject) => session!.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
+if (session !== undefined) {
+  session.connect();
+  await post('HeapProfiler.enable');
+  await post('HeapProfiler.startSampling', {
+    samplingInterval: 4096,
+    includeObjectsCollectedByMajorGC: true,
+    // --profile-all: every allocation, the young generation's too (the allocation rate by site).
+    includeObjectsCollectedByMinorGC: process.argv.includes('--profile-all'),
+  });
+}
 controller.start();
 const timer = GC_EVERY_MS > 0 ? setInterval(gc, GC_EVERY_MS) : undefined;
 let rssMax = 0;
+let scrapeBytes = 0;
 for (let s = 1; s <= SECONDS; s++) {
   await new Promise((r) => setTimeout(r, 1000));
-  if (s % 10 === 5) await metrics.registry.metrics();
+  if (SCRAPE_EVERY > 0 && s % SCRAPE_EVERY === 5 % SCRAPE_EVERY)
+    scrapeBytes = (await metrics.registry.metrics()).length;
   rssMax = Math.max(rssMax, process.memoryUsage().rss);
 }
 const at = process.memoryUsage();
+// How long a probe lives (start to result): what outlives a scavenge is promoted to the old generation.
+const durations = (await metrics.probeDuration.get()).values;
+const sumOf = (suffix: string): number =>
+  durations.filter((v) => v.metricName?.endsWith(suffix)).reduce((a, v) => a + v.value, 0);
+const probeMs = Math.round((sumOf('_sum') / Math.max(1, sumOf('_count'))) * 1e4) / 10;
+const probesRun = sumOf('_count');
+if (SNAPSHOT !== undefined) v8.writeHeapSnapshot(SNAPSHOT);
+if (session !== undefined) {
+  const { profile } = (await post('HeapProfiler.stopSampling')) as { profile: unknown };
+  writeFileSync(PROFILE!, JSON.stringify(profile));
+  session.disconnect();
+}
 const cpu = process.cpuUsage(cpu0);
 clearInterval(timer);
 gc();
@@ -70,8 +108,15 @@ process.stdout.write(
     v8Flags: V8_FLAGS,
     gcEveryMs: GC_EVERY_MS,
     workers: controller.workers,
+    probes: PROBES,
+    scrapeEvery: SCRAPE_EVERY,
+    scrapeBytes,
+    probesRun,
+    probeMeanMs: probeMs,
     heapUsedMiB: MiB(at.heapUsed),
     heapTotalMiB: MiB(at.heapTotal),
+    externalMiB: MiB(at.external),
+    arrayBuffersMiB: MiB(at.arrayBuffers),
     rssMiB: MiB(at.rss),
     rssMaxMiB: MiB(rssMax),
     liveHeapMiB: MiB(live),
