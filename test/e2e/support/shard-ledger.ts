@@ -34,13 +34,14 @@ export function viewAt(pubs: readonly Publication[], replica: string, at: number
 }
 
 /**
- * Writes made while the writer's published view did not claim the Cluster. `slackMs` forgives a publication whose
- * renewTime was taken a little after the writes it announces began (the view is published, then its Clusters start).
+ * Writes made while the writer's published view did not claim the Cluster. No slack either way: a view is published
+ * before its Clusters start (renewTime before their first write), and a Cluster's writes end before a view without it
+ * is published (its last write before that renewTime).
  */
-export function unclaimedWrites(writes: readonly Write[], pubs: readonly Publication[], slackMs: number): string[] {
+export function unclaimedWrites(writes: readonly Write[], pubs: readonly Publication[]): string[] {
   const out: string[] = [];
   for (const w of writes) {
-    const view = viewAt(pubs, w.replica, w.at + slackMs);
+    const view = viewAt(pubs, w.replica, w.at);
     if (view === undefined || !claims(w.replica, view, w.cluster))
       out.push(
         `${w.cluster}: ${w.kind} by ${w.replica} at ${iso(w.at)} while its published view was ` +
@@ -71,13 +72,12 @@ export function releaseOf(
 
 /**
  * Each change of writer of a Cluster (A's write, then B's) where A's ownership had not ended before B wrote: two
- * writers at once. `releaseSlackMs` forgives the renewTime being taken just before A's last in-flight write was logged.
+ * writers at once.
  */
 export function overlappingWriters(
   writes: readonly Write[],
   pubs: readonly Publication[],
   kills: readonly Kill[],
-  releaseSlackMs: number,
 ): string[] {
   const byCluster = new Map<string, Write[]>();
   for (const w of writes) byCluster.set(w.cluster, [...(byCluster.get(w.cluster) ?? []), w]);
@@ -88,7 +88,7 @@ export function overlappingWriters(
       const a = list[i - 1]!;
       const b = list[i]!;
       if (a.replica === b.replica) continue;
-      const released = releaseOf(a.replica, cluster, a.at - releaseSlackMs, pubs, kills);
+      const released = releaseOf(a.replica, cluster, a.at, pubs, kills);
       if (released === undefined || released > b.at)
         out.push(
           `${cluster}: ${b.replica} wrote ${b.kind} at ${iso(b.at)} while ${a.replica} (${a.kind} at ${iso(a.at)}) ` +
@@ -96,6 +96,31 @@ export function overlappingWriters(
         );
     }
   }
+  return out;
+}
+
+/** A replica past its renew deadline (it logged so) until it published a view again. */
+export interface LeaseLoss {
+  replica: string;
+  at: number;
+  /** When it published again (epoch ms), or undefined if it never did. */
+  until: number | undefined;
+}
+
+/**
+ * Writes a replica logged after its renew deadline passed and before it published again, with how long after the
+ * deadline. Past `marginMs` (lease duration - renew deadline: when the peers may count its Lease expired and take its
+ * Clusters) such a write can meet a new owner's; before it, it is a write the design says should not start.
+ */
+export function writesAfterLeaseLoss(
+  writes: readonly Write[],
+  losses: readonly LeaseLoss[],
+): { write: Write; afterMs: number }[] {
+  const out: { write: Write; afterMs: number }[] = [];
+  for (const w of writes)
+    for (const l of losses)
+      if (w.replica === l.replica && w.at >= l.at && (l.until === undefined || w.at < l.until))
+        out.push({ write: w, afterMs: w.at - l.at });
   return out;
 }
 
