@@ -42,6 +42,13 @@ export interface ClusterWriterOptions {
   eventNamespace: string;
   maxConflictRetries?: number;
   now?: () => number;
+  /**
+   * The fence: asked before every write of a Cluster (the taint, the condition, its Event, and again after a 409
+   * re-read). False once this replica may no longer write it: the Cluster controller stopped (the lease lost), or the
+   * Cluster released to another replica (Lease sharding). A write the apiserver held while we were cut off comes back
+   * as a 409 when it lands; it is never re-planned into a write of a verdict we no longer own.
+   */
+  mayWrite?: (name: string) => boolean;
 }
 
 export interface WriteOutcome {
@@ -50,6 +57,8 @@ export interface WriteOutcome {
   cluster?: Cluster;
   /** resourceVersions that writes replaced: a cache still holding one of them is behind our own write. */
   staleVersions: string[];
+  /** Stopped by the fence (mayWrite said no): what is left unwritten is no longer this replica's to write. */
+  fenced?: boolean;
 }
 
 export class ClusterWriter {
@@ -93,10 +102,16 @@ export class ClusterWriter {
     const retries = this.options.maxConflictRetries ?? 5;
     let current: Cluster = cluster;
     const name = cluster.metadata?.name ?? '';
+    const mayWrite = this.options.mayWrite;
+    const fenced = (): WriteOutcome => {
+      this.options.log.info({ cluster: name }, 'write fenced: no longer ours to write');
+      return { wrote, cluster: current, staleVersions, fenced: true };
+    };
     for (let attempt = 0; ; attempt++) {
       try {
         const plan = planCluster(current, desired, this.options.taintEffect, this.now());
         if (plan.taints !== undefined) {
+          if (mayWrite?.(name) === false) return fenced();
           staleVersions.push(current.metadata?.resourceVersion ?? '');
           current = await this.patch(
             name,
@@ -113,6 +128,7 @@ export class ClusterWriter {
         }
         // The conditions do not depend on the taints: the plan stands, on the object the taint write returned.
         if (plan.status !== undefined) {
+          if (mayWrite?.(name) === false) return fenced();
           staleVersions.push(current.metadata?.resourceVersion ?? '');
           current = await this.patch(
             name,
@@ -140,6 +156,7 @@ export class ClusterWriter {
       } catch (err) {
         if (isStatus(err, 404)) return { wrote, staleVersions };
         if (!isStatus(err, 409) || attempt >= retries) throw err;
+        if (mayWrite?.(name) === false) return fenced();
         current = await this.options.api.request<Cluster>('GET', this.clusterPath(name), { priority: 'high' });
       }
     }
@@ -151,6 +168,7 @@ export class ClusterWriter {
    * once per probe state, never once a period. Best effort, as every Event.
    */
   recordErrored(cluster: Cluster, message: string, attempts: number | undefined): Promise<boolean> {
+    if (this.options.mayWrite?.(cluster.metadata?.name ?? '') === false) return Promise.resolve(false);
     return this.recordEvent(cluster, erroredEventFor(message, attempts));
   }
 

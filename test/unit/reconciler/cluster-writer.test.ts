@@ -156,6 +156,54 @@ describe('reconciler cluster writer', () => {
     expect(api.events.filter((e) => (e as { reason: string }).reason === 'LivenessProbeFailed')).to.have.length(1);
   });
 
+  it('writes nothing once it may no longer write: a 409 that comes back after the lease was lost is not retried', async () => {
+    // Found by the control-plane faults e2e (docs/controlplane-faults.md, defect 2): a write held by the apiserver
+    // while the leader was cut off came back 409 after it had lost the lease, and the writer re-read the Cluster and
+    // wrote the verdict it had been given before: a follower's taint on a healthy Cluster.
+    const api = new FakeApi(cluster);
+    const metrics = createMetrics();
+    let leading = true;
+    api.beforePatch = () => {
+      api.bump((c) => (c.metadata!.labels = { karmada: 'wrote meanwhile' }));
+      leading = false;
+    };
+    const w = new ClusterWriter({
+      api,
+      taintEffect: 'NoSchedule',
+      metrics,
+      log: quiet,
+      identity: 'r',
+      eventNamespace: 'default',
+      mayWrite: () => leading,
+    });
+    const out = await w.apply(structuredClone(api.cluster), failed);
+    expect(out.wrote).to.deep.equal({ status: false, taints: false, event: false });
+    expect(out.fenced).to.equal(true);
+    expect(api.calls).to.deep.equal(['PATCH /apis/cluster.karmada.io/v1alpha1/clusters/m1']);
+    expect(api.cluster.spec.taints!.map((t) => t.key)).to.deep.equal(['example.com/maintenance']);
+    expect(api.events).to.have.length(0);
+  });
+
+  it('asks before each write: the condition and its Event are not written once the Cluster is released', async () => {
+    const api = new FakeApi(cluster);
+    const metrics = createMetrics();
+    let writes = 0;
+    const w = new ClusterWriter({
+      api,
+      taintEffect: 'NoSchedule',
+      metrics,
+      log: quiet,
+      identity: 'r',
+      eventNamespace: 'default',
+      // Released (another replica's now) right after the taint was written.
+      mayWrite: () => writes++ < 1,
+    });
+    const out = await w.apply(structuredClone(api.cluster), failed);
+    expect(out.wrote).to.deep.equal({ status: false, taints: true, event: false });
+    expect(api.calls).to.deep.equal(['PATCH /apis/cluster.karmada.io/v1alpha1/clusters/m1']);
+    expect(api.events).to.have.length(0);
+  });
+
   it('gives up after the conflict retries and lets the queue retry later', async () => {
     const api = new FakeApi(cluster);
     const metrics = createMetrics();
