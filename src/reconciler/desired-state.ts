@@ -58,6 +58,24 @@ export function stateFromConditions(conditions: readonly Condition[] | undefined
   return 'error';
 }
 
+/**
+ * The worker state a Cluster stands for when a worker starts (a restart, leadership or a shard gained): its Healthy
+ * condition, unless our taint says otherwise. A failure verdict is written taint first and condition second, a
+ * recovery untaint first, so a replica stopped (killed, cut off, fenced) between the two leaves them disagreeing, and
+ * the taint is the newer word and the one Karmada acts on. Then the worker starts with no opinion (unknown: nothing
+ * is written until its own probes decide), so the next replica neither lifts a taint its predecessor just wrote nor
+ * puts back one it just lifted (control-plane faults e2e, defect 3). In condition-only mode (no taint ever) a False
+ * condition resumes as unknown too: the probes decide again within failureThreshold periods, and nothing is written
+ * until they do.
+ */
+export function stateFromCluster(cluster: Pick<Cluster, 'spec' | 'status'>): WorkerState {
+  const state = stateFromConditions(cluster.status?.conditions);
+  const tainted = cluster.spec?.taints?.some((t) => t.key === UNHEALTHY_TAINT_KEY) === true;
+  if (state === 'success' && tainted) return 'unknown';
+  if (state === 'failure' && !tainted) return 'unknown';
+  return state;
+}
+
 /** The status and reason a desired state (other than keep and absent) is written with. */
 function verdictOf(desired: Extract<Desired, { message: string }>): { status: Condition['status']; reason: string } {
   if (desired.kind === 'invalid') return { status: 'Unknown', reason: INVALID_PROBE_REASON };

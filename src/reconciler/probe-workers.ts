@@ -22,7 +22,7 @@ import { isErrored } from '@karmada-cluster-probe/probe';
 import v8 from 'node:v8';
 import { probeSourceOf, type ProbeSourceKind } from '@karmada-cluster-probe/schema/internal/schema/probe-source.js';
 import type { Cluster } from '@karmada-cluster-probe/schema';
-import { HEALTHY_CONDITION, stateFromConditions, type Desired } from './desired-state.js';
+import { HEALTHY_CONDITION, stateFromCluster, type Desired } from './desired-state.js';
 import { memberTrustOf, withMemberTrust, type MemberTrust } from './member-ca.js';
 import type { ReconcilerMetrics } from './metrics.js';
 import type { SecretStore } from './secret-store.js';
@@ -255,10 +255,10 @@ export class ProbeWorkers {
       this.options.guard?.track(name, this.options.guard.domainOf(cluster), resolveTiming(source.probe));
       return;
     }
-    // A replaced worker keeps its state; a new one resumes from the condition written before (or an invalid probe's).
+    // A replaced worker keeps its state; a new one resumes from the verdict written before (the condition, where our
+    // taint agrees with it; an invalid probe's).
     const initial: WorkerState =
-      this.scheduler.stateOf(name) ??
-      (entry?.invalid !== undefined ? 'error' : stateFromConditions(cluster.status?.conditions));
+      this.scheduler.stateOf(name) ?? (entry?.invalid !== undefined ? 'error' : stateFromCluster(cluster));
     if (secretRef !== undefined) this.options.secrets.watchNamespace(secretRef.namespace);
     if (trust.kind === 'secret') this.options.secrets.watchNamespace(trust.secretRef.namespace);
     this.scheduler.add(name, source.probe, this.runner(source.probe, spec, secretRef, trust), { initial });

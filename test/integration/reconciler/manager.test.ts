@@ -338,6 +338,46 @@ describe('reconciler manager (in-memory apiserver, real probe targets)', functio
     });
   });
 
+  describe('a verdict half-written by a replica that stopped (control-plane faults e2e, defect 3)', () => {
+    // A failure is written taint first, condition second; a recovery untaint first. A replica killed, cut off or
+    // fenced between the two leaves them disagreeing; the next one must not undo the half that was written.
+    const probe = (path: string) => ({
+      httpGet: { host: '127.0.0.1', port: httpPort, path },
+      periodSeconds: 1,
+      failureThreshold: 2,
+    });
+
+    it('tainted with Healthy still True, its target failing: keeps the taint and writes only the condition', async () => {
+      status = 500;
+      kube.putCluster({
+        ...cluster('m-half-down', { taints: [maintenance, ours], livenessProbe: probe('/down') }),
+        status: { conditions: [wasHealthy] },
+      });
+      await start();
+      await until('Healthy=False', () => (healthy(kube.cluster('m-half-down'))?.status === 'False' ? true : undefined));
+      // Never a taint write: resumed as 'success' from the condition, the first reconcile lifted the taint, and the
+      // probes put it back failureThreshold periods later.
+      expect(kube.history.filter((h) => h.endsWith(' m-half-down'))).to.deep.equal([
+        'status m-half-down',
+        'event LivenessProbeFailed m-half-down',
+      ]);
+      expect(kube.cluster('m-half-down')!.spec.taints).to.deep.equal([maintenance, ours]);
+    });
+
+    it('untainted with Healthy still False, its target answering: never taints it again, writes Healthy=True', async () => {
+      kube.putCluster({
+        ...cluster('m-half-up', { taints: [maintenance], livenessProbe: probe('/up') }),
+        status: {
+          conditions: [{ ...wasHealthy, status: 'False', reason: 'LivenessProbeFailed', message: 'statuscode: 500' }],
+        },
+      });
+      await start();
+      await until('Healthy=True', () => (healthy(kube.cluster('m-half-up'))?.status === 'True' ? true : undefined));
+      expect(kube.history.filter((h) => h.startsWith('taints ') && h.endsWith(' m-half-up'))).to.deep.equal([]);
+      expect(kube.cluster('m-half-up')!.spec.taints).to.deep.equal([maintenance]);
+    });
+  });
+
   describe('condition-only mode (--taint-effect none)', () => {
     it('writes Healthy=False and leaves every taint, ours included, to whoever manages them', async () => {
       status = 500;

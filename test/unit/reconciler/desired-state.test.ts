@@ -9,6 +9,7 @@ import {
   stateFromConditions,
   type Desired,
 } from '../../../src/reconciler/index.js';
+import { stateFromCluster } from '../../../src/reconciler/desired-state.js';
 import type { Cluster, Condition, Taint } from '../../../packages/schema/src/schema/index.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00.456Z');
@@ -197,6 +198,29 @@ describe('reconciler desired state: resuming and telling', () => {
     );
     expect(stateFromConditions([ready])).to.equal('unknown');
     expect(stateFromConditions([{ ...healthyTrue, reason: 'SomeoneElse' }])).to.equal('unknown');
+  });
+
+  it('resumes from the condition only where our taint agrees with it: a half-written verdict resumes as unknown', () => {
+    const taint: Taint = { key: 'cluster.karmada.io/unhealthy', effect: 'NoSchedule' };
+    const other: Taint = { key: 'example.com/maintenance', effect: 'NoSchedule' };
+    const falseCond = { ...healthyTrue, status: 'False' as const, reason: 'LivenessProbeFailed' };
+    expect(
+      stateFromCluster({ spec: { syncMode: 'Push', taints: [taint] }, status: { conditions: [falseCond] } }),
+    ).to.equal('failure');
+    expect(
+      stateFromCluster({ spec: { syncMode: 'Push', taints: [other] }, status: { conditions: [healthyTrue] } }),
+    ).to.equal('success');
+    // Tainted, the condition not yet written (the replica stopped between the two): not 'success', which would lift it.
+    expect(
+      stateFromCluster({ spec: { syncMode: 'Push', taints: [other, taint] }, status: { conditions: [healthyTrue] } }),
+    ).to.equal('unknown');
+    // Untainted on recovery, the condition not yet written: not 'failure', which would put the taint back.
+    expect(stateFromCluster({ spec: { syncMode: 'Push' }, status: { conditions: [falseCond] } })).to.equal('unknown');
+    expect(stateFromCluster({ spec: { syncMode: 'Push', taints: [taint] }, status: {} })).to.equal('unknown');
+    const errorCond = { ...healthyTrue, status: 'Unknown' as const, reason: 'LivenessProbeError' };
+    expect(
+      stateFromCluster({ spec: { syncMode: 'Push', taints: [taint] }, status: { conditions: [errorCond] } }),
+    ).to.equal('error');
   });
 
   it('tells a failure as a Warning and a recovery as Normal', () => {
