@@ -305,7 +305,8 @@ describe('Karmada v1.18.2: Lease sharding, 3 replicas, 300 Clusters (e2e)', func
 
   after(async function () {
     // The whole story for a failed run: every replica's log, the watched changes, the views, the kills.
-    const failed = this.test?.parent?.tests.some((t) => t.state === 'failed') === true;
+    // (A test that did not run, after a failed before(), counts as failed.)
+    const failed = this.test?.parent?.tests.some((t) => t.state !== 'passed') === true;
     if (failed) {
       const file = join(tmpdir(), `cluster-probe-sharding-${process.pid}.json`);
       writeFileSync(
@@ -444,13 +445,13 @@ describe('Karmada v1.18.2: Lease sharding, 3 replicas, 300 Clusters (e2e)', func
     const unattributed = changes.filter(
       (c) =>
         c.healthy?.to !== undefined &&
-        !all.some((w) => w.cluster === c.cluster && w.kind === 'status' && Math.abs(w.at - c.at) < 5_000),
+        !all.some((w) => w.cluster === c.cluster && w.kind === 'status' && Math.abs(w.at - c.at) < 15_000),
     );
     // The Events name the replica that wrote the condition they tell of.
     const badEvents = events.filter(
       (e) =>
         NAMES.includes(e.cluster) &&
-        !all.some((w) => w.cluster === e.cluster && w.replica === e.instance && Math.abs(w.at - e.at) < 5_000),
+        !all.some((w) => w.cluster === e.cluster && w.replica === e.instance && Math.abs(w.at - e.at) < 15_000),
     );
     process.stderr.write(
       `      ledger: ${all.length} writes by ${new Set(all.map((w) => w.replica)).size} replicas, ` +
