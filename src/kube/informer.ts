@@ -78,7 +78,7 @@ export class Informer<T extends ObjectWithMeta> {
   private loop: Promise<void> | undefined;
   private lastListAt = 0;
   private failures = 0;
-  /** 410s since the last watch that delivered an event or ended cleanly. */
+  /** 410s one after another: since the last watch that delivered an event, ended cleanly, or failed otherwise. */
   private goneInARow = 0;
   private readonly handlers: InformerHandlers<T>[] = [];
 
@@ -268,6 +268,8 @@ export class Informer<T extends ObjectWithMeta> {
         }
         this.failures++;
         if (!isStatus(err, 410)) {
+          // Another error between two 410s is an outage, not a watch that is always Gone: the next 410 is a first.
+          this.goneInARow = 0;
           this.options.onRestart?.('error', err);
           // A watch that keeps failing (a 500, a resourceVersion the server refuses) relists once the resync
           // period has passed, as a watch that ends cleanly does.

@@ -161,6 +161,30 @@ describe('reconciler informer against an apiserver that misbehaves', () => {
     expect(relistedAt - goneAt).to.be.below(400);
   });
 
+  it('relists at once on the first 410 of a second outage too (the 410 of the first one counted as "Gone again")', async () => {
+    // The aggregated apiserver restarted twice, a quiet watch in between (no event, it never ended cleanly): errors
+    // between two 410s mean an outage, not a watch that is always Gone.
+    const refused: WatchStep = async () => {
+      throw new Error('connect ECONNREFUSED 127.0.0.1:6443');
+    };
+    let goneAt = 0;
+    const gone: WatchStep = async () => {
+      goneAt = performance.now();
+      throw new KubeApiError(410, 'Expired', 'too old resource version');
+    };
+    const api = new ScriptedApi(
+      [[obj('a', '1')], [obj('a', '2')], [obj('a', '3')]],
+      [gone, ...Array.from({ length: 5 }, () => refused), gone],
+    );
+    const relists: number[] = [];
+    const inf = new Informer<Obj>({ api, path: '/x', resource: 'x', backoffBaseMs: 50, backoffMaxMs: 60_000 });
+    inf.addHandlers({ onUpdate: () => void relists.push(performance.now()) });
+    inf.start();
+    await until(() => relists.length >= 2);
+    await inf.stop();
+    expect(relists[1]! - goneAt).to.be.below(400);
+  });
+
   it('backs off when a watch ends at once without an event (it re-watched in a tight loop)', async () => {
     const empty: WatchStep = async () => undefined;
     const api = new ScriptedApi(
