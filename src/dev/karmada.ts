@@ -58,7 +58,7 @@ export interface KarmadaControlPlane {
    * takes flags to append (later flags win: e.g. a smaller watch cache for the aggregated apiserver).
    */
   stopComponent(component: KarmadaComponent, options?: StopComponentOptions): Promise<StoppedComponent>;
-  /** stopComponent, `downMs` of nothing, then start: when it went down and when it was back (epoch ms). */
+  /** stopComponent, `downMs` of nothing, then start: when it was signalled and when it was back (epoch ms). */
   restartComponent(
     component: KarmadaComponent,
     options?: StopComponentOptions & { downMs?: number; extraArgs?: string[] },
@@ -86,6 +86,11 @@ export interface StopComponentOptions {
 }
 
 export interface StoppedComponent {
+  /**
+   * When it was signalled (epoch ms): it stops serving then, while it may take seconds more to exit (the aggregated
+   * apiserver drains its watches for ~8 s after SIGTERM).
+   */
+  signalledAt: number;
   /** When the process was gone (epoch ms). */
   stoppedAt: number;
   /** Starts it again; resolves with when Clusters could be read again (epoch ms). */
@@ -525,6 +530,7 @@ export async function startKarmada(options: KarmadaStartOptions = {}): Promise<K
       stopOptions: StopComponentOptions = {},
     ): Promise<StoppedComponent> => {
       const signal = stopOptions.signal ?? 'SIGTERM';
+      const signalledAt = Date.now();
       const graceMs = stopOptions.graceMs ?? 10_000;
       let argv: string[];
       let logFile: string;
@@ -568,8 +574,11 @@ export async function startKarmada(options: KarmadaStartOptions = {}): Promise<K
         }
       }
       const stoppedAt = Date.now();
-      log(`${component} stopped (${signal})`);
+      log(
+        `${component} stopped (${signal}; exited ${((stoppedAt - signalledAt) / 1000).toFixed(1)} s after the signal)`,
+      );
       return {
+        signalledAt,
         stoppedAt,
         async start(extraArgs: string[] = []): Promise<number> {
           log(`starting ${component} again${extraArgs.length > 0 ? ` with ${extraArgs.join(' ')}` : ''}`);
@@ -678,7 +687,7 @@ export async function startKarmada(options: KarmadaStartOptions = {}): Promise<K
         const stopped = await stopComponent(component, restartOptions);
         if ((restartOptions.downMs ?? 0) > 0) await new Promise((r) => setTimeout(r, restartOptions.downMs));
         const backAt = await stopped.start(restartOptions.extraArgs);
-        return { downAt: stopped.stoppedAt, backAt };
+        return { downAt: stopped.signalledAt, backAt };
       },
       compactEtcd: () => compactEtcd(host.ports.etcdClient),
       stop,
