@@ -150,6 +150,8 @@ export class ClusterController {
   private readonly sentinels: Sentinels | undefined;
   private readonly lease: LeaseState | undefined;
   private stopped = false;
+  /** No write from now on (fence()): leadership or the member Lease was lost, the stop is on its way. */
+  private writesFenced = false;
 
   constructor(private readonly options: ControllerOptions) {
     const { metrics, log } = options;
@@ -248,6 +250,8 @@ export class ClusterController {
         log,
         identity: options.identity,
         eventNamespace: options.eventNamespace ?? 'default',
+        // Asked before every write: with Lease sharding, a Cluster released meanwhile is no longer ours to write.
+        mayWrite: lease === undefined ? () => !this.writesFenced : (name) => !this.writesFenced && lease.held.has(name),
       }),
     });
     this.queue = new WorkQueue({
@@ -333,9 +337,15 @@ export class ClusterController {
     return this.queue.idle();
   }
 
+  /** Stops every write at once (the workers and informers stop after, in stop()). */
+  fence(): void {
+    this.writesFenced = true;
+  }
+
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    this.writesFenced = true;
     await this.informer.stop();
     await this.sentinels?.stop();
     this.guard?.stop();

@@ -230,6 +230,9 @@ export class Manager {
     const m = this.manager;
     this.manager = undefined;
     this.metrics.leader.set(0);
+    // No write from the moment leadership is lost, not from when the stop gets its turn (controller-runtime cancels
+    // the manager's context at once): a write held by an unreachable apiserver must not be retried after.
+    m?.fence();
     if (m !== undefined) this.managerStopping = this.managerStopping.then(() => m.stop());
   }
 

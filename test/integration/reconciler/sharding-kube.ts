@@ -193,6 +193,10 @@ export type ReplicaLink = 'up' | 'killed' | 'no-leases';
 /** One replica's connection to the shared apiserver: its Cluster writes checked and recorded under its identity. */
 export class ReplicaApi implements KubeApi {
   link: ReplicaLink = 'up';
+  /** How late (on the fake clock) this replica hears of a Lease change: a slow watch, the window the fence covers. */
+  leaseEventDelayMs = 0;
+  /** Real ms a Cluster write spends on the way (a write in flight when the view changes). */
+  clusterWriteDelayMs = 0;
 
   constructor(
     private readonly kube: ShardingKube,
@@ -206,13 +210,26 @@ export class ReplicaApi implements KubeApi {
   async request<T>(method: string, path: string, options: RequestOptionsIn = {}): Promise<T> {
     await Promise.resolve();
     if (this.refused(path)) throw new Error(`connect ECONNREFUSED (${this.identity} is cut off)`);
+    if (this.clusterWriteDelayMs > 0 && method === 'PATCH' && CLUSTER_WRITE.test(path))
+      await new Promise((r) => setTimeout(r, this.clusterWriteDelayMs));
     return this.kube.clusterRequest<T>(this.identity, method, path, options);
   }
 
   watch<T>(path: string, query: Query, onEvent: (e: WatchEvent<T>) => void, signal: AbortSignal): Promise<void> {
     if (this.refused(path)) return Promise.reject(new Error(`connect ECONNREFUSED (${this.identity} is cut off)`));
     // A replica cut off hears nothing more, even on a watch it opened before.
-    return this.kube.watch<T>(path, query, (e) => (this.refused(path) ? undefined : onEvent(e)), signal);
+    const deliver = (e: WatchEvent<T>): void => {
+      if (!this.refused(path) && !signal.aborted) onEvent(e);
+    };
+    return this.kube.watch<T>(
+      path,
+      query,
+      (e) => {
+        if (this.leaseEventDelayMs === 0 || !LEASES.test(path)) deliver(e);
+        else this.kube.clock.setTimer(this.kube.clock.now() + this.leaseEventDelayMs, () => deliver(e));
+      },
+      signal,
+    );
   }
 }
 

@@ -40,10 +40,10 @@ describe('Lease sharding (in-memory apiserver with Leases, fake lease clock, rea
   let replicas: Replica[] = [];
 
   before(async () => {
-    // /flap answers 200 and 500 by turns of 700 ms: Clusters whose verdicts change all the time, so that writes go on
+    // /flap answers 200 and 500 by turns of 300 ms: Clusters whose verdicts change all the time, so that writes go on
     // through every hand-over; /ok always answers; /down never does.
     server = http.createServer((req, res) => {
-      if (req.url?.startsWith('/flap')) res.writeHead(Math.floor(Date.now() / 700) % 2 === 0 ? 200 : 500);
+      if (req.url?.startsWith('/flap')) res.writeHead(Math.floor(Date.now() / 300) % 2 === 0 ? 200 : 500);
       else if (req.url?.startsWith('/down')) res.writeHead(503);
       else res.writeHead(200);
       res.end();
@@ -187,7 +187,13 @@ describe('Lease sharding (in-memory apiserver with Leases, fake lease clock, rea
       new Set(kube.clusterWrites.map((w) => w.writer)).size === 2 ? true : undefined,
     );
     const before = holders(clusters);
+    // The old replicas hear of the new one late (a slow watch): the new one publishes its view long before they let
+    // its share go, and must wait for them.
+    a.api.leaseEventDelayMs = b.api.leaseEventDelayMs = 10 * LEASE.retryPeriodMs;
+    // Writes take a while on the way: a view change finds some in flight, and they must land before it is published.
+    a.api.clusterWriteDelayMs = b.api.clusterWriteDelayMs = 40;
     const c = startReplica('replica-c');
+    c.api.clusterWriteDelayMs = 40;
     await stepUntil('3 replicas settled', () => {
       // Sampled at every step: never two holders (the apiserver checks every write besides).
       expect(overlaps(clusters), 'a Cluster held by two replicas').to.deep.equal([]);
