@@ -151,7 +151,7 @@ Which apiserver:
   Karmada's own components do, e.g. the Secret karmada-kubeconfig) and pass its path. Without --kubeconfig: the
   KUBECONFIG variable, then ~/.kube/config, then in-cluster config (the Pod's ServiceAccount, right only where the
   Clusters live in the Pod's own cluster). The identity needs clusters get/list/watch/patch, clusters/status patch,
-  secrets get/list/watch, events create/patch and (with --leader-elect) leases there.
+  secrets get/list/watch, events create/patch and (with --leader-elect or --sharding lease) leases there.
 
 Condition-only mode (--taint-effect None):
   Only the Healthy condition (and its Events) is written; spec.taints is never read or written, not even a
@@ -191,6 +191,10 @@ Examples:
   cluster-probe reconcile --failure-domain label=topology.kubernetes.io/region --max-unhealthy 10 \\
     --sentinel https://status.example.com/healthz
 
+  # N replicas, every one active, the Clusters spread over them and moved when one joins, leaves or dies
+  # (each needs leases get/list/watch/create/update/delete in --lease-namespace; docs/sharding.md)
+  cluster-probe reconcile --kubeconfig /etc/karmada/config/karmada.config --sharding lease --identity "$POD_NAME"
+
   # Pull mode: an agent inside the member for its one Cluster
   cluster-probe reconcile --kubeconfig /etc/karmada/config/karmada.config --cluster-name member1
 
@@ -211,6 +215,16 @@ async function createLogger(level: string): Promise<Logger> {
 
 async function runReconcile(flags: ReconcileFlags): Promise<void> {
   checkSharding(flags);
+  const lease = flags.sharding === 'lease';
+  const leaseTimes = {
+    leaseDurationMs: flags.leaseDuration * 1000,
+    ...(flags.renewDeadline !== undefined ? { renewDeadlineMs: flags.renewDeadline * 1000 } : {}),
+    ...(flags.retryPeriod !== undefined ? { retryPeriodMs: flags.retryPeriod * 1000 } : {}),
+  };
+  if (leaseTimes.renewDeadlineMs !== undefined && leaseTimes.renewDeadlineMs >= leaseTimes.leaseDurationMs)
+    throw new InvalidArgumentError(
+      `--renew-deadline ${flags.renewDeadline} must be shorter than --lease-duration ${flags.leaseDuration}: a replica must stop writing before the others see its Lease expire`,
+    );
   if ((flags.shardIndex === undefined) !== (flags.shardCount === undefined))
     throw new InvalidArgumentError('--shard-index and --shard-count go together');
   if (flags.shardIndex !== undefined && flags.shardCount !== undefined && flags.shardIndex >= flags.shardCount)
@@ -247,16 +261,6 @@ async function runReconcile(flags: ReconcileFlags): Promise<void> {
     );
   }
   const metrics = createMetrics({ defaultMetrics: true });
-  const lease = flags.sharding === 'lease';
-  const leaseTimes = {
-    leaseDurationMs: flags.leaseDuration * 1000,
-    ...(flags.renewDeadline !== undefined ? { renewDeadlineMs: flags.renewDeadline * 1000 } : {}),
-    ...(flags.retryPeriod !== undefined ? { retryPeriodMs: flags.retryPeriod * 1000 } : {}),
-  };
-  if (leaseTimes.renewDeadlineMs !== undefined && leaseTimes.renewDeadlineMs >= leaseTimes.leaseDurationMs)
-    throw new InvalidArgumentError(
-      `--renew-deadline ${flags.renewDeadline} must be shorter than --lease-duration ${flags.leaseDuration}: a replica must stop writing before the others see its Lease expire`,
-    );
   const reconciler = new Manager({
     kubeConfig,
     ...(flags.denyCidr !== undefined ? { denyList: flags.denyCidr } : {}),
