@@ -55,10 +55,16 @@ const VICTIM = 'shard-b';
 /** The failover bound's parts, seconds: the flags the replicas run with, and what the bound adds to them. */
 const LEASE_DURATION_S = 4;
 const RETRY_PERIOD_S = 0.5;
-/** The survivors' Lease watch delivering the expiry's consequence, the GET of a Cluster that became theirs. */
-const WATCH_SLACK_S = 1.5;
+/**
+ * What the bound allows beyond the flags: the watch delivering the victim's last renewal late (its expiry counts from
+ * when it was seen), the survivors' Lease PUT of their new view, the GET of each Cluster that became theirs and its
+ * worker's start, on 2 cores shared with Karmada and three replicas (measured 4.6-6.3 s in all with the load average at
+ * 5-6, 6.2-8.0 s at 8).
+ */
+const WATCH_SLACK_S = 2.5;
 const PERIOD_S = 1;
 const FAILURE_THRESHOLD = 2;
+const PROBE_TIMEOUT_S = 2;
 /** How many of the killed replica's Clusters fail at the kill. */
 const FAILING = 10;
 /** A Cluster no longer ours is probed by someone else within this (its Lease expires, they notice, fetch and probe). */
@@ -132,6 +138,8 @@ describe('Karmada v1.18.2: Lease sharding, 3 replicas, 300 Clusters (e2e)', func
   const clusters = new Map<string, Cluster>();
   const publications: Publication[] = [];
   const kills: Kill[] = [];
+  /** When the three replicas had settled and every Cluster was Healthy=True: flaps count from here. */
+  let settledAt = 0;
   const events: { cluster: string; instance: string; reason: string; at: number }[] = [];
 
   /** Every replica's logged writes, attributed to it (its own log, the machine's one clock). */
@@ -151,7 +159,9 @@ describe('Karmada v1.18.2: Lease sharding, 3 replicas, 300 Clusters (e2e)', func
         if (l.msg.startsWith('member lease not renewed within the renew deadline'))
           out.push({ replica: r.name, at: l.at, until: undefined });
         const open = out[out.length - 1];
-        if (l.msg === 'shard view published' && open !== undefined && open.until === undefined) open.until = l.at;
+        // Renewed again (the view unchanged) or a view published: it may write again.
+        if ((l.msg === 'shard view published' || l.msg === 'member lease held') && open?.until === undefined)
+          if (open !== undefined) open.until = l.at;
       }
       return out;
     });
@@ -204,6 +214,9 @@ describe('Karmada v1.18.2: Lease sharding, 3 replicas, 300 Clusters (e2e)', func
             httpGet: { host: '127.0.0.1', port, path: `/c/${nameOf(i)}` },
             periodSeconds: PERIOD_S,
             failureThreshold: FAILURE_THRESHOLD,
+            // A loaded machine (2 shared cores) stalls a replica's event loop for over the default 1 s now and then;
+            // a failing target here answers 500 at once, so the timeout adds nothing to the bound.
+            timeoutSeconds: PROBE_TIMEOUT_S,
           };
           await api.request('POST', CLUSTERS, {
             body: {
@@ -297,6 +310,7 @@ describe('Karmada v1.18.2: Lease sharding, 3 replicas, 300 Clusters (e2e)', func
     await waitFor('every Cluster Healthy=True', 60_000, () =>
       NAMES.every((n) => healthyOf(clusters.get(n) ?? ({} as Cluster))?.status === 'True'),
     );
+    settledAt = Date.now();
     process.stderr.write(
       `      3 replicas settled on their shares ${took} ms after the last started; every Cluster Healthy=True ` +
         `${((Date.now() - t1) / 1000).toFixed(1)} s after the first\n`,
@@ -328,6 +342,9 @@ describe('Karmada v1.18.2: Lease sharding, 3 replicas, 300 Clusters (e2e)', func
   });
 
   it('owns every Cluster by exactly one replica: owned sums to 300, each its rendezvous share, each written by its owner', async () => {
+    // Settled again at this instant: a replica that missed its renew deadline meanwhile (a loaded machine) has released
+    // everything until it renews, and its share is briefly nobody's.
+    await settled(IDS, 60_000);
     const owned = await sumOf(FLEET_METRICS.shardOwned, IDS);
     const assignable = await sumOf(FLEET_METRICS.shardAssignable, IDS);
     process.stderr.write(`      owned ${owned.join(' + ')} = ${owned.reduce((a, b) => a + b, 0)}\n`);
@@ -368,7 +385,9 @@ describe('Karmada v1.18.2: Lease sharding, 3 replicas, 300 Clusters (e2e)', func
       return times.every((t) => t !== undefined) ? times.map((t) => t! - killAt) : undefined;
     });
     const tainted = await waitFor(`the ${FAILING} failing Clusters tainted`, 60_000, () => {
-      const times = failingNow.map((n) => changes.find((c) => c.cluster === n && c.tainted?.to === true)?.at);
+      const times = failingNow.map(
+        (n) => changes.find((c) => c.cluster === n && c.at > killAt && c.tainted?.to === true)?.at,
+      );
       return times.every((t) => t !== undefined) ? times.map((t) => t! - killAt) : undefined;
     });
     const maxOf = (xs: number[]): number => Math.max(...xs);
@@ -383,8 +402,8 @@ describe('Karmada v1.18.2: Lease sharding, 3 replicas, 300 Clusters (e2e)', func
     await settled(survivors, 30_000);
     const owned = await sumOf(FLEET_METRICS.shardOwned, survivors);
     expect(owned.reduce((a, b) => a + b, 0)).to.equal(N);
-    // Nothing but the failing targets was tainted.
-    const wronglyTainted = changes.filter((c) => c.tainted?.to === true && !failing.has(c.cluster));
+    // Nothing but the failing targets was tainted since the kill.
+    const wronglyTainted = changes.filter((c) => c.at > killAt && c.tainted?.to === true && !failing.has(c.cluster));
     expect(wronglyTainted).to.deep.equal([]);
   });
 
@@ -403,15 +422,16 @@ describe('Karmada v1.18.2: Lease sharding, 3 replicas, 300 Clusters (e2e)', func
     // A few periods for anything wrong to show: a new owner that forgets a verdict rewrites it.
     await sleep(3 * PERIOD_S * 1000);
     for (const n of failing) expect(taintedOf(clusters.get(n)!), `${n} still tainted`).to.equal(true);
-    const lost = changes.filter((c) => failing.has(c.cluster) && c.tainted?.from === true && c.tainted.to === false);
+    const since = changes.filter((c) => c.at > settledAt);
+    const lost = since.filter((c) => failing.has(c.cluster) && c.tainted?.from === true && c.tainted.to === false);
     expect(lost, 'a failing target lost its taint').to.deep.equal([]);
-    const flapped = changes.filter(
+    const flapped = since.filter(
       (c) => !failing.has(c.cluster) && c.healthy?.from === 'True' && c.healthy.to === 'False',
     );
     expect(flapped, 'a healthy target went Healthy=False').to.deep.equal([]);
     // A withheld verdict (Unknown: the disruption guard blaming its own prober, under this machine's load) is no flap,
     // but it is counted, so a run that had them says so.
-    const withheld = changes.filter((c) => c.healthy?.from === 'True' && c.healthy.to === 'Unknown');
+    const withheld = since.filter((c) => c.healthy?.from === 'True' && c.healthy.to === 'Unknown');
     if (withheld.length > 0)
       process.stderr.write(
         `      note: ${withheld.length} Healthy True -> Unknown (${[...new Set(withheld.map((c) => c.healthy?.reason))].join(', ')}) during the run\n`,
