@@ -582,7 +582,6 @@ async function main(): Promise<void> {
     await sleep(PERIOD * 1000 + 2000);
 
     log(`steady state: measuring for ${STEADY_S} s`);
-    const w0 = await metricAll('cluster_probe_reconciler_writes_total');
     const pw0 = await writesAll();
     const pe0 = profileEvents;
     const m0 = modified;
@@ -603,12 +602,18 @@ async function main(): Promise<void> {
     const each1 = pids.map(usage);
     const req1 = await Promise.all(ports().map((p) => metric(p, API_REQUESTS)));
     const owned1 = await Promise.all(ports().map((p) => metric(p, 'cluster_probe_reconciler_shard_owned_clusters')));
-    const w1 = await metricAll('cluster_probe_reconciler_writes_total');
+    const pw1 = await writesAll();
+    /** Writes of Clusters, Events and profiles (must be 0), and of Leases (leader election, the shard members). */
+    const sumWrites = (w: Record<string, number>, lease: boolean): number =>
+      Object.entries(w)
+        .filter(([k]) => k.startsWith('lease/') === lease)
+        .reduce((n, [, v]) => n + v, 0);
     const cp1 = processUsage(cp.pids());
     const late1 = await histogramAll('cluster_probe_reconciler_probe_start_lateness_seconds');
     results.steady = {
       seconds: elapsedS,
-      writesPerMinute: ((w1 - w0) / elapsedS) * 60,
+      writesPerMinute: ((sumWrites(pw1, false) - sumWrites(pw0, false)) / elapsedS) * 60,
+      leaseWritesPerMinute: ((sumWrites(pw1, true) - sumWrites(pw0, true)) / elapsedS) * 60,
       clusterWatchEventsPerMinute: ((modified - m0) / elapsedS) * 60,
       probesPerSecond: (probes - p0) / elapsedS,
       cpuPercentOfOneCore: ((u1.cpuS - u0.cpuS) / elapsedS) * 100,
@@ -632,7 +637,6 @@ async function main(): Promise<void> {
         : { apiRequestsPerSecond: Math.round(((req1[0]! - req0[0]!) / elapsedS) * 100) / 100 }),
     };
     if (PROFILES) {
-      const pw1 = await writesAll();
       const profileWrites = Object.entries(pw1)
         .filter(([k]) => k.startsWith('profile'))
         .reduce((n, [k, v]) => n + v - (pw0[k] ?? 0), 0);
