@@ -217,10 +217,14 @@ export class LeaseMembership {
 
   private tick = (): void => {
     if (this.stopped) return;
-    void this.enqueueRenew().finally(() => {
-      this.expire();
-      if (!this.stopped) this.timer = this.clock.setTimer(this.clock.now() + this.retryPeriodMs, this.tick);
-    });
+    void this.enqueueRenew()
+      .then(() => this.confirmExpiries())
+      .catch((err: unknown) =>
+        this.options.log.warn({ lease: this.leaseName, err: messageOf(err) }, 'member leases not read'),
+      )
+      .finally(() => {
+        if (!this.stopped) this.timer = this.clock.setTimer(this.clock.now() + this.retryPeriodMs, this.tick);
+      });
   };
 
   private enqueueRenew(): Promise<boolean> {
@@ -373,6 +377,32 @@ export class LeaseMembership {
     if (before === undefined) return;
     this.peers.delete(name);
     if (before.live) this.options.onChange();
+  }
+
+  /**
+   * Before a peer is let go, its Lease is read again (one list of the group): a watch that stalls without an error
+   * would otherwise make every live peer look expired, and we would start the Clusters they still write. client-go's
+   * leader election reads the Lease on every attempt for the same reason. When the list fails, nobody is let go now:
+   * a share left unowned a little longer, never owned twice.
+   */
+  private async confirmExpiries(): Promise<void> {
+    const now = this.clock.now();
+    let due = false;
+    for (const p of this.peers.values()) if (p.live && now - p.observedAt >= p.durationMs) due = true;
+    if (!due || this.stopped) return this.expire();
+    const list = await this.options.api.request<{ items?: MemberLease[] }>('GET', this.path, {
+      query: { labelSelector: `${SHARD_GROUP_LABEL}=${groupLabelValue(this.options.group)}` },
+      priority: 'high',
+      timeoutMs: this.renewDeadlineMs,
+    });
+    const present = new Set<string>();
+    for (const lease of list.items ?? []) {
+      present.add(lease.metadata?.name ?? '');
+      this.observe(lease);
+    }
+    for (const [name, p] of this.peers)
+      if (!present.has(name)) this.forget({ metadata: { name }, spec: { holderIdentity: p.identity } });
+    this.expire();
   }
 
   /** Peers not renewed for their lease duration on our clock leave; long-expired Leases are deleted (a Pod renamed). */

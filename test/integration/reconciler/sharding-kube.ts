@@ -188,7 +188,8 @@ export class ShardingKube extends FakeKube {
   }
 }
 
-export type ReplicaLink = 'up' | 'killed' | 'no-leases';
+/** up; killed (nothing in or out); no-leases (Lease requests fail); deaf (its Lease watch stalls, requests work). */
+export type ReplicaLink = 'up' | 'killed' | 'no-leases' | 'deaf';
 
 /** One replica's connection to the shared apiserver: its Cluster writes checked and recorded under its identity. */
 export class ReplicaApi implements KubeApi {
@@ -219,7 +220,7 @@ export class ReplicaApi implements KubeApi {
     if (this.refused(path)) return Promise.reject(new Error(`connect ECONNREFUSED (${this.identity} is cut off)`));
     // A replica cut off hears nothing more, even on a watch it opened before.
     const deliver = (e: WatchEvent<T>): void => {
-      if (!this.refused(path) && !signal.aborted) onEvent(e);
+      if (!this.refused(path) && !signal.aborted && !(this.link === 'deaf' && LEASES.test(path))) onEvent(e);
     };
     return this.kube.watch<T>(
       path,

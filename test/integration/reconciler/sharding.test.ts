@@ -281,6 +281,21 @@ describe('Lease sharding (in-memory apiserver with Leases, fake lease clock, rea
     await stepUntil('2 replicas settled again', () => (settledOn(clusters, [a, b]) ? true : undefined));
   });
 
+  it('a replica whose Lease watch stalls (no event, no error) lets no live peer go: it reads their Leases first', async () => {
+    const clusters = names(30);
+    for (const c of clusters) putCluster(c, '/flap');
+    const a = startReplica('replica-a');
+    const b = startReplica('replica-b');
+    await stepUntil('2 replicas settled', () => (settledOn(clusters, [a, b]) ? true : undefined));
+    a.api.link = 'deaf';
+    const from = clock.now();
+    while (clock.now() - from < 3 * LEASE.leaseDurationMs) {
+      await step();
+      expect(overlaps(clusters), 'a Cluster held by two replicas').to.deep.equal([]);
+    }
+    expect(settledOn(clusters, [a, b]), 'the same two replicas, each its share').to.equal(true);
+  });
+
   it('a partition of one replica (every target of its own fails) taints none of its Clusters', async () => {
     const clusters = names(12);
     for (const c of clusters) putCluster(c, '/ok');
