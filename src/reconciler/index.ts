@@ -42,16 +42,9 @@ export {
   type ProbeSourceOptions,
 } from '@karmada-cluster-probe/schema/internal/schema/probe-source.js';
 export { memberTrustOf, withMemberTrust, type MemberTrust } from './member-ca.js';
-export {
-  shardOf,
-  ownsCluster,
-  rendezvousOwner,
-  claims,
-  encodeView,
-  decodeView,
-  LeaseAssignment,
-  type Shard,
-} from './shard.js';
+// Lease sharding is used through the Manager's `sharding` option; its parts (shard.ts, ../kube/membership.ts) stay
+// internal, so that the published surface does not pin them.
+export { shardOf, ownsCluster, type Shard } from './shard.js';
 export { SecretStore } from './secret-store.js';
 export { createMetrics, type ReconcilerMetrics, type ShardFigures } from './metrics.js';
 export {
@@ -59,9 +52,6 @@ export {
   KubeClient,
   KubeApiError,
   LeaderElector,
-  LeaseMembership,
-  SHARD_GROUP_LABEL,
-  SHARD_VIEW_ANNOTATION,
   WorkQueue,
   isStatus,
   loadKubeConfig,

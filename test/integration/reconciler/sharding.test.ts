@@ -7,7 +7,8 @@
 // that cannot renew stops before its Lease expires; a partition of one replica (all its targets fail) taints nothing.
 import http from 'node:http';
 import { expect } from 'chai';
-import { Manager, createMetrics, rendezvousOwner, type ReconcilerMetrics } from '../../../src/reconciler/index.js';
+import { Manager, createMetrics, type ReconcilerMetrics } from '../../../src/reconciler/index.js';
+import { rendezvousOwner } from '../../../src/reconciler/shard.js';
 import type { Cluster } from '../../../packages/schema/src/schema/index.js';
 import { FLEET_METRICS } from '../../../src/facts/metric-names.js';
 import { close, listen } from '../probe/servers.js';

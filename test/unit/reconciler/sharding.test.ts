@@ -4,7 +4,7 @@
 // fenced. Also the CLI's --sharding flag and what it cannot go with.
 import { expect } from 'chai';
 import { Command, CommanderError } from 'commander';
-import { LeaseAssignment, claims, decodeView, encodeView, rendezvousOwner } from '../../../src/reconciler/index.js';
+import { LeaseAssignment, claims, decodeView, encodeView, rendezvousOwner } from '../../../src/reconciler/shard.js';
 import { checkSharding, parseSharding, register } from '../../../src/cli/reconcile.js';
 import { groupLabelValue, memberLeaseName } from '../../../src/kube/membership.js';
 
