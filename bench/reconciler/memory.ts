@@ -74,6 +74,9 @@ if (session !== undefined) {
   });
 }
 controller.start();
+// Again after the controller started: the reconciler sets its own heap growth (boundHeapGrowth) as it builds its probe
+// workers, and a flag given here (`--v8 --heap-growing-percent=0`: V8's own choice) is the one to measure.
+if (V8_FLAGS !== '') v8.setFlagsFromString(V8_FLAGS);
 const timer = GC_EVERY_MS > 0 ? setInterval(gc, GC_EVERY_MS) : undefined;
 let rssMax = 0;
 let scrapeBytes = 0;

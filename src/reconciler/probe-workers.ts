@@ -83,14 +83,15 @@ function erroredFields(entry: Entry | undefined): Pick<Entry, 'erroredRun' | 'er
 }
 
 /**
- * V8's old generation grows by at most this factor over what a full collection left (`--heap-growing-percent`).
- * Without it V8 picks up to 4x when its collections are fast, and a replica probing 1,000 Clusters a second is that
- * case: every probe in flight when a scavenge comes (tens to hundreds of them under load) is promoted, the old
- * generation takes 20-30 MB/s of garbage, and a live heap of ~100 MiB at 10,000 Clusters sat in a heap of 420-470 MiB
- * (RSS 527-583 MiB). Bounded, a full collection comes about 3 times as often (each marks the live heap, ~100-150 ms at
- * 10,000), which the figures in docs/reconciler.md ("Memory at 10,000") weigh against the RSS it saves.
+ * V8's old generation grows to at most twice what a full collection left (`--heap-growing-percent=100`). Left to
+ * itself V8 picks up to 4x when its collections are fast, and a replica probing 1,000 Clusters a second is that case:
+ * every probe in flight when a scavenge comes is promoted, the old generation takes 20-30 MB/s of garbage, and a live
+ * heap of ~100 MiB at 10,000 Clusters sat in a heap of 470-510 MiB (RSS 580-630 MiB in bench/reconciler/memory.ts).
+ * At 2x: RSS 400-415 MiB for about 5% more CPU a probe; at 1.5x the RSS was no lower (400 MiB) and the CPU a third
+ * higher, as full collections come often enough to slow the probes they then promote (docs/reconciler.md, "Memory at
+ * 10,000").
  */
-export const HEAP_GROWING_PERCENT = 50;
+export const HEAP_GROWING_PERCENT = 100;
 
 /**
  * Sets V8's old-generation growth for a process that runs probes (the flag is read at every full collection, so it
