@@ -317,7 +317,11 @@ async function runReconcile(flags: ReconcileFlags): Promise<void> {
         ? { index: flags.shardIndex, count: flags.shardCount }
         : undefined;
     const controller = new ProfileController({
-      api: new KubeClient(kubeConfig, { qps: flags.kubeApiQps, burst: flags.kubeApiBurst }),
+      api: new KubeClient(kubeConfig, {
+        qps: flags.kubeApiQps,
+        burst: flags.kubeApiBurst,
+        onResponse: (method, code) => metrics.apiRequests.inc({ method, code }),
+      }),
       namespace,
       log,
       isLeader: () => reconciler.isLeader,

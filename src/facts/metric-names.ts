@@ -54,6 +54,8 @@ export const FLEET_METRICS = Object.freeze({
   domainState: `${METRIC_PREFIX}failure_domain_state`,
   verdictsWithheld: `${METRIC_PREFIX}verdicts_withheld`,
   sentinelUp: `${METRIC_PREFIX}sentinel_up`,
+  /** Requests to the apiserver by method and code (client-go's rest_client_requests_total): a replica's load on it. */
+  apiRequests: `${METRIC_PREFIX}api_requests_total`,
   /** Lease sharding (`--sharding lease`, docs/sharding.md): live replicas in this replica's view. */
   shardMembers: `${METRIC_PREFIX}shard_members`,
   /** Clusters this replica probes and writes now. */

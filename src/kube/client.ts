@@ -65,6 +65,11 @@ export interface KubeClientOptions {
   userAgent?: string;
   /** Default bound of a non-watch request. */
   timeoutMs?: number;
+  /**
+   * Told of every request once its answer's status is known (a watch when it starts): the method and the HTTP code,
+   * or `error` when none came (refused, reset, timed out). client-go's rest_client_requests_total.
+   */
+  onResponse?: (method: string, code: string) => void;
 }
 
 type Query = Record<string, string | number | boolean | undefined>;
@@ -161,6 +166,7 @@ export class KubeClient implements KubeApi {
   private readonly agent: HttpsAgent | HttpAgent;
   private readonly userAgent: string;
   private readonly timeoutMs: number;
+  private readonly onResponse: ((method: string, code: string) => void) | undefined;
 
   constructor(
     private readonly kubeConfig: KubeConfig,
@@ -176,6 +182,7 @@ export class KubeClient implements KubeApi {
         : new HttpsAgent({ keepAlive: true, maxSockets: 128 });
     this.userAgent = options.userAgent ?? 'cluster-probe-reconciler';
     this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.onResponse = options.onResponse;
   }
 
   get server(): string {
@@ -201,6 +208,20 @@ export class KubeClient implements KubeApi {
       agent: this.agent,
       headers: { ...opts.headers, 'user-agent': this.userAgent, accept: 'application/json' },
     };
+  }
+
+  /** The answer of `sending`, told to onResponse (its code, or `error` when there is none). */
+  private async sent(method: string, sending: Promise<IncomingMessage>): Promise<IncomingMessage> {
+    const tell = this.onResponse;
+    if (tell === undefined) return sending;
+    try {
+      const res = await sending;
+      tell(method, String(res.statusCode ?? 0));
+      return res;
+    } catch (err) {
+      tell(method, 'error');
+      throw err;
+    }
   }
 
   private send(opts: RequestOptions, body: string | undefined, signal: AbortSignal): Promise<IncomingMessage> {
@@ -238,7 +259,7 @@ export class KubeClient implements KubeApi {
     const timeout = AbortSignal.timeout(options.timeoutMs ?? this.timeoutMs);
     const signal = options.signal !== undefined ? AbortSignal.any([options.signal, timeout]) : timeout;
     const what = `${method} ${path}`;
-    const res = await this.send(opts, body, signal);
+    const res = await this.sent(method, this.send(opts, body, signal));
     const status = res.statusCode ?? 0;
     if (status < 200 || status >= 300) throw apiError(status, await readBody(res, what, MAX_ERROR_BYTES), what);
     const text = await readBody(res, what);
@@ -256,7 +277,7 @@ export class KubeClient implements KubeApi {
     const serverTimeout = typeof query.timeoutSeconds === 'number' ? query.timeoutSeconds : 300;
     // A watch that goes silent past the server's own timeout (a half-open connection) is cut here.
     const stall = AbortSignal.timeout((serverTimeout + 30) * 1000);
-    const res = await this.send(opts, undefined, AbortSignal.any([signal, stall]));
+    const res = await this.sent('WATCH', this.send(opts, undefined, AbortSignal.any([signal, stall])));
     const status = res.statusCode ?? 0;
     if (status !== 200) throw apiError(status, await readBody(res, `watch ${path}`, MAX_ERROR_BYTES), `watch ${path}`);
     try {

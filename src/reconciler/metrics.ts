@@ -13,6 +13,7 @@ export interface ReconcilerMetrics {
   transitions: Counter<'to'>;
   writes: Counter<'kind' | 'outcome'>;
   watchRestarts: Counter<'resource' | 'reason'>;
+  apiRequests: Counter<'method' | 'code'>;
   workers: Gauge;
   invalidProbes: Gauge<'source'>;
   workersStopped: Counter<'reason'>;
@@ -95,6 +96,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Recon
       name: N.watchRestarts,
       help: 'Watch restarts by resource and reason (error, gone, resync).',
       labelNames: ['resource', 'reason'],
+      registers,
+    }),
+    apiRequests: new Counter({
+      name: N.apiRequests,
+      help: 'Requests to the apiserver by method (WATCH for a watch started) and HTTP code, or error when none came.',
+      labelNames: ['method', 'code'],
       registers,
     }),
     workers: new Gauge({

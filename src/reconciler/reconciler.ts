@@ -96,7 +96,11 @@ export class Manager {
     if (options.api !== undefined) this.api = options.api;
     else {
       if (options.kubeConfig === undefined) throw new Error('reconciler: a kubeConfig or an api is required');
-      this.ownClient = new KubeClient(options.kubeConfig, { qps: options.qps, burst: options.burst });
+      this.ownClient = new KubeClient(options.kubeConfig, {
+        qps: options.qps,
+        burst: options.burst,
+        onResponse: (method, code) => this.metrics.apiRequests.inc({ method, code }),
+      });
       this.api = this.ownClient;
     }
     const sh = options.sharding;

@@ -1,0 +1,67 @@
+// The client tells every request to onResponse with its method and code (client-go's rest_client_requests_total):
+// what the reconciler's api_requests_total counts, per replica (bench/reconciler --replicas reads it). A real HTTP
+// server on 127.0.0.1: answers 200 and 404, a watch, and a port that refuses (no code: `error`).
+import { expect } from 'chai';
+import http from 'node:http';
+import { KubeConfig } from '@kubernetes/client-node';
+import { KubeClient } from '../../../src/kube/index.js';
+
+function kubeConfig(server: string): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    // client-node allows plain HTTP only with skipTLSVerify.
+    clusters: [{ name: 'c', server, skipTLSVerify: true }],
+    users: [{ name: 'u', token: 't' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
+  return kc;
+}
+
+describe('kube client: every request told with its method and code', function () {
+  this.timeout(60_000);
+  let server: http.Server;
+  let port = 0;
+
+  before(async () => {
+    server = http.createServer((req, res) => {
+      if (req.url?.includes('watch=true')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"type":"ADDED","object":{"metadata":{"name":"a"}}}\n');
+        return;
+      }
+      const missing = req.url?.startsWith('/missing') === true;
+      res.writeHead(missing ? 404 : 200, { 'content-type': 'application/json' });
+      res.end(missing ? '{"kind":"Status","code":404,"reason":"NotFound","message":"not found"}' : '{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as { port: number }).port;
+  });
+
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('counts answers by code, a watch started as WATCH, and a request that got no answer as error', async () => {
+    const told: string[] = [];
+    const client = new KubeClient(kubeConfig(`http://127.0.0.1:${port}`), {
+      onResponse: (method, code) => told.push(`${method} ${code}`),
+    });
+    await client.request('GET', '/present');
+    await client.request('PATCH', '/present', { body: {} });
+    await client.request('GET', '/missing').catch(() => undefined);
+    await client.watch('/w', {}, () => undefined, new AbortController().signal);
+    client.close();
+    // A closed port on this machine: the listener is gone, the connection is refused.
+    const gone = http.createServer();
+    await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
+    const closedPort = (gone.address() as { port: number }).port;
+    await new Promise<void>((resolve) => gone.close(() => resolve()));
+    const refused = new KubeClient(kubeConfig(`http://127.0.0.1:${closedPort}`), {
+      onResponse: (method, code) => told.push(`${method} ${code}`),
+    });
+    let failed = false;
+    await refused.request('DELETE', '/x').catch(() => (failed = true));
+    refused.close();
+    expect(failed).to.equal(true);
+    expect(told).to.deep.equal(['GET 200', 'PATCH 200', 'GET 404', 'WATCH 200', 'DELETE error']);
+  });
+});
