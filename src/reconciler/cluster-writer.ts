@@ -49,6 +49,11 @@ export interface ClusterWriterOptions {
    * as a 409 when it lands; it is never re-planned into a write of a verdict we no longer own.
    */
   mayWrite?: (name: string) => boolean;
+  /**
+   * Aborted when every write stops at once (the fence): a request still waiting for the client's rate limit is never
+   * sent, and what it would have written is left as fenced.
+   */
+  signal?: AbortSignal;
 }
 
 export interface WriteOutcome {
@@ -77,6 +82,7 @@ export class ClusterWriter {
       const out = await this.options.api.request<Cluster>('PATCH', `${this.clusterPath(name)}${subresource}`, {
         body,
         query: { fieldManager: FIELD_MANAGER },
+        signal: this.options.signal,
         // The verdict Karmada acts on (the taint; the condition in condition-only mode, where a ClusterTaintPolicy
         // taints from it) goes ahead of every other waiting request in the client's rate limit.
         priority: kind === 'taints' || this.options.taintEffect === 'none' ? 'high' : 'normal',
@@ -155,9 +161,13 @@ export class ClusterWriter {
         break;
       } catch (err) {
         if (isStatus(err, 404)) return { wrote, staleVersions };
+        if (this.options.signal?.aborted === true) return fenced();
         if (!isStatus(err, 409) || attempt >= retries) throw err;
         if (mayWrite?.(name) === false) return fenced();
-        current = await this.options.api.request<Cluster>('GET', this.clusterPath(name), { priority: 'high' });
+        current = await this.options.api.request<Cluster>('GET', this.clusterPath(name), {
+          priority: 'high',
+          signal: this.options.signal,
+        });
       }
     }
     return { wrote, cluster: current, staleVersions };
@@ -199,6 +209,7 @@ export class ClusterWriter {
           reportingComponent: FIELD_MANAGER,
           reportingInstance: this.options.identity,
         },
+        signal: this.options.signal,
       });
       this.options.metrics.writes.inc({ kind: 'event', outcome: 'ok' });
       return true;

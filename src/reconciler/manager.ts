@@ -152,6 +152,11 @@ export class ClusterController {
   private stopped = false;
   /** No write from now on (fence()): leadership or the member Lease was lost, the stop is on its way. */
   private writesFenced = false;
+  /**
+   * Aborted by fence(): a write that passed mayWrite but still waits for the client's rate limit (a mass failure
+   * queues hundreds) is dropped before it is sent, not sent after this replica's Lease may be seen as expired.
+   */
+  private readonly writesAbort = new AbortController();
 
   constructor(private readonly options: ControllerOptions) {
     const { metrics, log } = options;
@@ -252,6 +257,7 @@ export class ClusterController {
         eventNamespace: options.eventNamespace ?? 'default',
         // Asked before every write: with Lease sharding, a Cluster released meanwhile is no longer ours to write.
         mayWrite: lease === undefined ? () => !this.writesFenced : (name) => !this.writesFenced && lease.held.has(name),
+        signal: this.writesAbort.signal,
       }),
     });
     this.queue = new WorkQueue({
@@ -340,12 +346,13 @@ export class ClusterController {
   /** Stops every write at once (the workers and informers stop after, in stop()). */
   fence(): void {
     this.writesFenced = true;
+    this.writesAbort.abort(new Error('writes fenced: leadership or the member Lease lost'));
   }
 
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    this.writesFenced = true;
+    this.fence();
     await this.informer.stop();
     await this.sentinels?.stop();
     this.guard?.stop();

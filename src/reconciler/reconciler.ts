@@ -122,7 +122,16 @@ export class Manager {
         clock: this.shardClock,
         log: options.log,
         onWrite: (outcome) => this.metrics.writes.inc({ kind: 'lease', outcome }),
-        onChange: () => this.rebalance(),
+        onChange: () => {
+          // A Lease not renewed within the renew deadline stops every write now, not when the view change in
+          // progress (a release waiting for writes, a publish) lets the next rebalance run: the others may count
+          // our Lease expired a lease duration after our last renewal, and take our Clusters.
+          if (this.membership?.healthy === false && this.manager !== undefined) {
+            this.options.log.warn({ lease: this.membership.leaseName }, 'member lease lost: every Cluster released');
+            this.stopManager();
+          }
+          this.rebalance();
+        },
       });
       this.metrics.shardSource = () => {
         const counts = this.manager?.shardCounts() ?? { assignable: 0, owned: 0, fenced: 0 };

@@ -184,6 +184,40 @@ describe('reconciler cluster writer', () => {
     expect(api.events).to.have.length(0);
   });
 
+  it('drops a write still waiting for the rate limit when every write is fenced, and says it was fenced', async () => {
+    // Found by the sharding e2e: writes that had passed mayWrite waited in the client's rate limit and went out up to
+    // 1.6 s after the replica's renew deadline, when its peers could already count its Lease expired.
+    const api = new FakeApi(cluster);
+    const metrics = createMetrics();
+    const fence = new AbortController();
+    let release!: () => void;
+    const queued = new Promise<void>((r) => (release = r));
+    const limited: KubeApi = {
+      // The client's order: wait for the rate limit, then send only if the signal has not been aborted meanwhile.
+      request: async <T>(method: string, path: string, options: { signal?: AbortSignal; body?: unknown } = {}) => {
+        await queued;
+        if (options.signal?.aborted === true) throw options.signal.reason as Error;
+        return api.request<T>(method, path, options);
+      },
+      watch: () => Promise.reject(new Error('no watch here')),
+    };
+    const w = new ClusterWriter({
+      api: limited,
+      taintEffect: 'NoSchedule',
+      metrics,
+      log: quiet,
+      identity: 'r',
+      eventNamespace: 'default',
+      signal: fence.signal,
+    });
+    const out = w.apply(structuredClone(api.cluster), failed);
+    fence.abort(new Error('writes fenced'));
+    release();
+    expect((await out).fenced).to.equal(true);
+    expect(api.calls).to.deep.equal([]);
+    expect(api.cluster.spec.taints!.map((t) => t.key)).to.deep.equal(['example.com/maintenance']);
+  });
+
   it('asks before each write: the condition and its Event are not written once the Cluster is released', async () => {
     const api = new FakeApi(cluster);
     const metrics = createMetrics();
