@@ -1,5 +1,5 @@
 // Scale run of the reconciler: N Clusters (default 2,000) in a real kube-apiserver, all probing one loopback HTTP server
-// (a path per Cluster), the compiled `cluster-probe reconcile` as a child process. Measures steady-state writes per
+// (a path per Cluster, in a process of its own: target.ts), the compiled `cluster-probe reconcile` as a child process. Measures steady-state writes per
 // minute (must be 0), the reconciler's RSS and CPU, then fails 10% at once and times until all of them are tainted,
 // against the bound failureThreshold x period + 1 s (printed as a ratio; a figure, not an assertion). It also times,
 // per failing Cluster, its taint from the moment the health server answered the failure that crossed the threshold:
@@ -32,8 +32,6 @@
 //        [-- reconcile flags, e.g. --kube-api-qps 100 --write-concurrency 16]
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { createInterface } from 'node:readline';
@@ -53,6 +51,7 @@ import { Informer, KubeClient } from '../../src/kube/index.js';
 import { shardOf } from '../../src/reconciler/shard.js';
 import type { Cluster } from '../../packages/schema/src/schema/index.js';
 import { startControlPlane } from '../../test/e2e/harness/controlplane.js';
+import { startProbeTarget } from './target.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TAINT = 'cluster.karmada.io/unhealthy';
@@ -342,24 +341,10 @@ async function waitUntil(what: string, timeoutMs: number, check: () => boolean |
 async function main(): Promise<void> {
   process.env.CLUSTER_PROBE_CONTROLPLANE_BIN = binDir();
   const failing = new Set<number>();
-  /** Per failing Cluster: failures answered so far, and when the one that crossed the threshold was answered. */
-  const failuresServed = new Map<number, number>();
-  const thresholdAt = new Map<number, number>();
-  let probes = 0;
-  const server = createServer((req, res) => {
-    probes++;
-    const i = Number(/^\/c\/(\d+)/.exec(req.url ?? '')?.[1] ?? -1);
-    const fails = failing.has(i);
-    if (fails) {
-      const n = (failuresServed.get(i) ?? 0) + 1;
-      failuresServed.set(i, n);
-      if (n === FAILURE_THRESHOLD) thresholdAt.set(i, Date.now());
-    }
-    res.writeHead(fails ? 500 : 200).end();
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
+  // The members' side, in a process of its own (target.ts): it counts the probes and remembers, per failing Cluster,
+  // when the failure that crossed the threshold was answered.
+  const target = await startProbeTarget(FAILURE_THRESHOLD);
+  const port = target.port;
 
   const cp = KARMADA ? await karmada() : await standIn();
   /** The Clusters this reconciler judges: all, or its shard's. */
@@ -588,7 +573,7 @@ async function main(): Promise<void> {
     const u0 = usageAll();
     const each0 = pids.map(usage);
     const req0 = await Promise.all(ports().map((p) => metric(p, API_REQUESTS)));
-    const p0 = probes;
+    const p0 = (await target.stats()).probes;
     const cp0 = processUsage(cp.pids());
     const late0 = await histogramAll('cluster_probe_reconciler_probe_start_lateness_seconds');
     let rssMax = u0.rssMiB;
@@ -615,7 +600,7 @@ async function main(): Promise<void> {
       writesPerMinute: ((sumWrites(pw1, false) - sumWrites(pw0, false)) / elapsedS) * 60,
       leaseWritesPerMinute: ((sumWrites(pw1, true) - sumWrites(pw0, true)) / elapsedS) * 60,
       clusterWatchEventsPerMinute: ((modified - m0) / elapsedS) * 60,
-      probesPerSecond: (probes - p0) / elapsedS,
+      probesPerSecond: ((await target.stats()).probes - p0) / elapsedS,
       cpuPercentOfOneCore: ((u1.cpuS - u0.cpuS) / elapsedS) * 100,
       rssMiB: Math.round(u1.rssMiB),
       rssMaxMiB: Math.round(rssMax),
@@ -658,8 +643,8 @@ async function main(): Promise<void> {
     const writesBefore = await writesAll();
     const reqF0 = await metricAll(API_REQUESTS);
     const taintedAt: number[] = [];
-    /** Per failing Cluster: from the threshold-crossing failure answered to the taint seen by our watch. */
-    const afterThreshold: number[] = [];
+    /** Per failing Cluster, when our watch saw its taint. */
+    const taintSeenAt = new Map<number, number>();
     const seen = new Set<string>();
     let failedAt = 0;
     watcher.addHandlers({
@@ -669,13 +654,13 @@ async function main(): Promise<void> {
         seen.add(name);
         const now = Date.now();
         taintedAt.push(now - failedAt);
-        const at = thresholdAt.get(Number(name.slice('member-'.length)));
-        if (at !== undefined) afterThreshold.push(now - at);
+        taintSeenAt.set(Number(name.slice('member-'.length)), now);
       },
     });
     failedAt = Date.now();
     for (let i = 0; i < k; i++) if (owns(i * stride)) failing.add(i * stride);
     const kOwned = failing.size;
+    await target.setFailing(failing);
     log(`${kOwned} Clusters fail at once`);
     const u2 = usageAll();
     const cp2 = processUsage(cp.pids());
@@ -687,6 +672,13 @@ async function main(): Promise<void> {
     await sleep(3000);
     const writesAfter = await writesAll();
     const reqF1 = await metricAll(API_REQUESTS);
+    const { thresholdAt } = await target.stats();
+    /** Per failing Cluster: from the threshold-crossing failure answered to the taint seen by our watch. */
+    const afterThreshold: number[] = [];
+    for (const [i, seenAt] of taintSeenAt) {
+      const at = thresholdAt.get(i);
+      if (at !== undefined) afterThreshold.push(seenAt - at);
+    }
     taintedAt.sort((a, b) => a - b);
     afterThreshold.sort((a, b) => a - b);
     const boundS = FAILURE_THRESHOLD * PERIOD + 1;
@@ -739,6 +731,7 @@ async function main(): Promise<void> {
     if (PARTITION) {
       log('the failing domain recovers');
       failing.clear();
+      await target.setFailing(failing);
       const recovered = await waitUntil('every Cluster untainted and Healthy=True', 5 * 60_000, () => {
         return count(tainted) === 0 && count(healthy) === ownedCount;
       });
@@ -752,8 +745,7 @@ async function main(): Promise<void> {
         c.status?.conditions?.some((x) => x.type === 'Healthy' && x.reason === 'ProberDisrupted') === true;
       const u4 = usageAll();
       const cutAt = Date.now();
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
+      await target.close();
       log(`every target stops answering (the server is closed): ${ownedCount} Clusters failing at once`);
       await waitUntil('the first Cluster withheld', 5 * 60_000, () => count(withheld) > 0);
       const firstWithheld = Date.now() - cutAt;
@@ -769,7 +761,7 @@ async function main(): Promise<void> {
       const stillWithheld = count(withheld);
       const taintedDuring = count(tainted);
       log('the targets answer again');
-      await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+      await target.listen();
       const healed = await waitUntil(
         `all ${ownedCount} Healthy=True again`,
         15 * 60_000,
@@ -802,8 +794,7 @@ async function main(): Promise<void> {
         if (proc.exitCode === null) proc.kill('SIGKILL');
       }),
     );
-    server.closeAllConnections();
-    server.close();
+    target.stop();
     await cp.stop();
   }
 }
