@@ -328,6 +328,17 @@ describe('Karmada v1.18.2 + Prometheus: per-Cluster metrics, the failing alert, 
       // member1 fails its probe while Karmada calls it Ready: the join holds for it alone.
       'Disagreeing with Karmada/A': (all) => (all ? [key({ [CLUSTER_LABEL]: 'member1' })] : []),
       'Disagreeing with Karmada/B': () => [],
+      // One replica without --sharding: the shard series are there, at 0, with no label of ours (owned by nobody:
+      // 0 - 0; the alert's silence without sharding is a promtool case).
+      // Per replica (one here): its own series, no Cluster label.
+      'Shards (--sharding lease)/A': () => (got) => {
+        expect(got).to.have.length(1);
+        expect(got[0]).to.not.include(CLUSTER_LABEL);
+      },
+      'Shards (--sharding lease)/B': () => [key({})],
+      'Shards (--sharding lease)/C': () => [key({})],
+      'Shards (--sharding lease)/D': () => [key({})],
+      'Shards (--sharding lease)/E': () => [key({})],
     };
     // The Transitions panel's window needs two samples of member1's new counter series.
     await waitFor(
