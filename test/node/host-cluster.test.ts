@@ -210,6 +210,10 @@ describe('the chart on a real one-node host cluster for a real Karmada', functio
       '--create-namespace',
       '--set',
       'target=karmada-apiserver',
+      // Leader election on a real node: this file follows one Lease holder through a Pod deleted and a rollout.
+      // The chart's default for 2 replicas, Lease sharding, is judged on Karmada by test/e2e/sharding.test.ts.
+      '--set',
+      'reconciler.sharding=none',
       '--wait',
       '--timeout',
       '120s',
@@ -236,6 +240,8 @@ describe('the chart on a real one-node host cluster for a real Karmada', functio
       '--create-namespace',
       '--set',
       'target=host',
+      '--set',
+      'reconciler.sharding=none',
       '--set-file',
       `karmadaKubeconfig.kubeconfig=${join(work, 'karmada.config')}`,
       '--set',
