@@ -9,6 +9,7 @@ import { isStatus, type KubeApi } from './client.js';
 import { Informer } from './informer.js';
 import { messageOf, RealClock, type Clock, type TimerHandle } from '@karmada-cluster-probe/schema/api';
 import { clockTimeout } from './clock-timeout.js';
+import { fnv1a32 } from './fnv.js';
 import { microTime } from './leader-election.js';
 
 /** The label that selects a group's member Leases (its value: the group name, cut and hashed to stay a label value). */
@@ -58,9 +59,7 @@ export interface LeaseMembershipOptions {
 
 /** FNV-1a 32 as 8 hex digits: a short, stable suffix for names cut to fit. */
 function hash8(text: string): string {
-  let h = 0x811c9dc5;
-  for (const byte of Buffer.from(text, 'utf8')) h = Math.imul(h ^ byte, 0x01000193) >>> 0;
-  return h.toString(16).padStart(8, '0');
+  return fnv1a32(text).toString(16).padStart(8, '0');
 }
 
 /** `text` as a DNS-1123 subdomain of at most `max` characters: lowercased, other characters `-`, cut and hashed. */
