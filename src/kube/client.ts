@@ -6,6 +6,8 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { RateLimiter, type RequestPriority } from './rate-limiter.js';
+import { clockTimeout } from './clock-timeout.js';
+import { backgroundClock, type Clock } from '@karmada-cluster-probe/schema/api';
 import { trimTrailingSlashes } from '@karmada-cluster-probe/schema/api';
 
 /** A non-2xx answer of the apiserver, with its Status reason when it sent one. */
@@ -70,6 +72,8 @@ export interface KubeClientOptions {
    * or `error` when none came (refused, reset, timed out). client-go's rest_client_requests_total.
    */
   onResponse?: (method: string, code: string) => void;
+  /** The clock of the rate limit and of every request's and watch's deadline (default the real one, unref'd). */
+  clock?: Clock;
 }
 
 type Query = Record<string, string | number | boolean | undefined>;
@@ -167,6 +171,7 @@ export class KubeClient implements KubeApi {
   private readonly userAgent: string;
   private readonly timeoutMs: number;
   private readonly onResponse: ((method: string, code: string) => void) | undefined;
+  private readonly clock: Clock;
 
   constructor(
     private readonly kubeConfig: KubeConfig,
@@ -175,7 +180,8 @@ export class KubeClient implements KubeApi {
     const cluster = kubeConfig.getCurrentCluster();
     if (cluster === null) throw new Error('kubeconfig: no current cluster; set current-context or pass --kubeconfig');
     this.base = new URL(cluster.server);
-    this.limiter = new RateLimiter(options.qps ?? DEFAULT_QPS, options.burst ?? DEFAULT_BURST);
+    this.clock = options.clock ?? backgroundClock;
+    this.limiter = new RateLimiter(options.qps ?? DEFAULT_QPS, options.burst ?? DEFAULT_BURST, this.clock);
     this.agent =
       this.base.protocol === 'http:'
         ? new HttpAgent({ keepAlive: true, maxSockets: 128 })
@@ -256,14 +262,18 @@ export class KubeClient implements KubeApi {
         'content-length': Buffer.byteLength(body),
       };
     }
-    const timeout = AbortSignal.timeout(options.timeoutMs ?? this.timeoutMs);
-    const signal = options.signal !== undefined ? AbortSignal.any([options.signal, timeout]) : timeout;
-    const what = `${method} ${path}`;
-    const res = await this.sent(method, this.send(opts, body, signal));
-    const status = res.statusCode ?? 0;
-    if (status < 200 || status >= 300) throw apiError(status, await readBody(res, what, MAX_ERROR_BYTES), what);
-    const text = await readBody(res, what);
-    return (text === '' ? {} : JSON.parse(text)) as T;
+    const timeout = clockTimeout(this.clock, options.timeoutMs ?? this.timeoutMs);
+    try {
+      const signal = options.signal !== undefined ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
+      const what = `${method} ${path}`;
+      const res = await this.sent(method, this.send(opts, body, signal));
+      const status = res.statusCode ?? 0;
+      if (status < 200 || status >= 300) throw apiError(status, await readBody(res, what, MAX_ERROR_BYTES), what);
+      const text = await readBody(res, what);
+      return (text === '' ? {} : JSON.parse(text)) as T;
+    } finally {
+      timeout.clear();
+    }
   }
 
   async watch<T>(
@@ -276,10 +286,19 @@ export class KubeClient implements KubeApi {
     const opts = await this.options('GET', path, { ...query, watch: 'true' });
     const serverTimeout = typeof query.timeoutSeconds === 'number' ? query.timeoutSeconds : 300;
     // A watch that goes silent past the server's own timeout (a half-open connection) is cut here.
-    const stall = AbortSignal.timeout((serverTimeout + 30) * 1000);
-    const res = await this.sent('WATCH', this.send(opts, undefined, AbortSignal.any([signal, stall])));
+    const stall = clockTimeout(this.clock, (serverTimeout + 30) * 1000);
+    let res: IncomingMessage;
+    try {
+      res = await this.sent('WATCH', this.send(opts, undefined, AbortSignal.any([signal, stall.signal])));
+    } catch (err) {
+      stall.clear();
+      throw err;
+    }
     const status = res.statusCode ?? 0;
-    if (status !== 200) throw apiError(status, await readBody(res, `watch ${path}`, MAX_ERROR_BYTES), `watch ${path}`);
+    if (status !== 200) {
+      stall.clear();
+      throw apiError(status, await readBody(res, `watch ${path}`, MAX_ERROR_BYTES), `watch ${path}`);
+    }
     try {
       for await (const line of watchLines(res, `watch ${path}`)) {
         if (line.trim() === '') continue;
@@ -303,6 +322,7 @@ export class KubeClient implements KubeApi {
     } finally {
       // However the watch ends (an ERROR event, bad JSON, a handler that throws), its socket goes back now: left
       // open it held one of the agent's sockets until the stall timer, minutes later.
+      stall.clear();
       res.destroy();
     }
     if (signal.aborted) return;

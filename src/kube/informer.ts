@@ -2,6 +2,9 @@
 // jittered exponential backoff after any error, relists on 410 Gone and every resync period, and tells its handlers
 // what was added, changed and removed. Knows no resource; its user decides what a change means.
 import { isStatus, type KubeApi } from './client.js';
+import { RealClock, type Clock } from '@karmada-cluster-probe/schema/api';
+
+const REAL_CLOCK: Clock = new RealClock();
 
 export interface ObjectWithMeta {
   metadata?: { name?: string; namespace?: string; resourceVersion?: string };
@@ -42,6 +45,8 @@ export interface InformerOptions<T> {
    * used to end the watch after the cache had moved on, so the event was never handled).
    */
   onHandlerError?: (err: unknown) => void;
+  /** The clock of the resync period, the watch backoff and waitForSync's timeout (default the real one). */
+  clock?: Clock;
 }
 
 /** Pages of one list: 2,000 of 500 are a million objects, far above any Karmada control plane's Clusters or Secrets. */
@@ -56,12 +61,12 @@ function keyOf(obj: ObjectWithMeta): string {
   return ns === undefined || ns === '' ? name : `${ns}/${name}`;
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+function sleep(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
+    const t = clock.setTimer(clock.now() + ms, done);
     function done(): void {
-      clearTimeout(t);
+      clock.clearTimer(t);
       signal.removeEventListener('abort', done);
       resolve();
     }
@@ -82,7 +87,11 @@ export class Informer<T extends ObjectWithMeta> {
   private goneInARow = 0;
   private readonly handlers: InformerHandlers<T>[] = [];
 
-  constructor(private readonly options: InformerOptions<T>) {}
+  private readonly clock: Clock;
+
+  constructor(private readonly options: InformerOptions<T>) {
+    this.clock = options.clock ?? REAL_CLOCK;
+  }
 
   addHandlers(handlers: InformerHandlers<T>): void {
     this.handlers.push(handlers);
@@ -127,9 +136,9 @@ export class Informer<T extends ObjectWithMeta> {
   waitForSync(timeoutMs: number): Promise<boolean> {
     if (this.synced) return Promise.resolve(true);
     return new Promise((resolve) => {
-      const t = setTimeout(() => resolve(this.synced), timeoutMs);
+      const t = this.clock.setTimer(this.clock.now() + timeoutMs, () => resolve(this.synced));
       this.syncWaiters.push(() => {
-        clearTimeout(t);
+        this.clock.clearTimer(t);
         resolve(this.synced);
       });
     });
@@ -179,7 +188,7 @@ export class Informer<T extends ObjectWithMeta> {
     const old = this.cache;
     this.cache = next;
     this.resourceVersion = rv;
-    this.lastListAt = performance.now();
+    this.lastListAt = this.clock.now();
     for (const [key, obj] of next) {
       const before = old.get(key);
       if (before === undefined) this.emit((h) => h.onAdd?.(obj));
@@ -222,10 +231,10 @@ export class Informer<T extends ObjectWithMeta> {
           await this.relist(signal);
           needList = false;
         }
-        const untilResync = Math.max(1, Math.ceil((this.lastListAt + resyncMs - performance.now()) / 1000));
+        const untilResync = Math.max(1, Math.ceil((this.lastListAt + resyncMs - this.clock.now()) / 1000));
         // Spread the watches' ends so that replicas and resources do not all relist together.
         const timeoutSeconds = Math.max(1, Math.min(untilResync, 300 + Math.floor(Math.random() * 300)));
-        const watchedAt = performance.now();
+        const watchedAt = this.clock.now();
         let events = 0;
         await this.options.api.watch<T>(
           this.options.path,
@@ -244,11 +253,11 @@ export class Informer<T extends ObjectWithMeta> {
           },
           signal,
         );
-        if (events === 0 && performance.now() - watchedAt < SHORT_WATCH_MS && !signal.aborted)
+        if (events === 0 && this.clock.now() - watchedAt < SHORT_WATCH_MS && !signal.aborted)
           throw new Error(`watch ${this.options.path}: very short watch: ended without an event`);
         this.failures = 0;
         this.goneInARow = 0;
-        if (performance.now() - this.lastListAt >= resyncMs) {
+        if (this.clock.now() - this.lastListAt >= resyncMs) {
           needList = true;
           this.options.onRestart?.('resync');
         }
@@ -273,12 +282,12 @@ export class Informer<T extends ObjectWithMeta> {
           this.options.onRestart?.('error', err);
           // A watch that keeps failing (a 500, a resourceVersion the server refuses) relists once the resync
           // period has passed, as a watch that ends cleanly does.
-          if (performance.now() - this.lastListAt >= resyncMs) needList = true;
+          if (this.clock.now() - this.lastListAt >= resyncMs) needList = true;
         }
         const base = this.options.backoffBaseMs ?? 200;
         const max = this.options.backoffMaxMs ?? 30_000;
         const delay = Math.min(max, base * 2 ** Math.min(this.failures - 1, 16));
-        await sleep(delay / 2 + Math.random() * (delay / 2), signal);
+        await sleep(this.clock, delay / 2 + Math.random() * (delay / 2), signal);
       }
     }
   }

@@ -164,7 +164,7 @@ export class LeaderElector {
   }
 
   private async tryAcquireOrRenew(signal: AbortSignal): Promise<void> {
-    const now = Date.now();
+    const now = this.clock.wallNow();
     let lease: Lease;
     try {
       lease = await this.options.api.request<Lease>('GET', `${this.path}/${encodeURIComponent(this.options.name)}`, {
@@ -226,7 +226,7 @@ export class LeaderElector {
     if (!this.leading) return;
     this.leading = false;
     if (!release || this.current === undefined) return;
-    const now = Date.now();
+    const now = this.clock.wallNow();
     try {
       await this.write('PUT', {
         ...this.current,

@@ -282,7 +282,7 @@ export class LeaseMembership {
 
   private body(): MemberLease {
     // renewTime only has to change for the others to see a renewal; never the same value twice, even on a fast clock.
-    const wall = Math.max(Date.now(), this.lastWall + 1);
+    const wall = Math.max(this.clock.wallNow(), this.lastWall + 1);
     this.lastWall = wall;
     const previous = this.current;
     return {

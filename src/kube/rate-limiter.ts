@@ -1,6 +1,7 @@
 // The client-side rate limit of the Kubernetes client, as client-go's token bucket (qps on average, burst at once), with
 // one addition: waiters are served by priority, so that a write carrying a verdict is never queued behind reads or
-// Events in a burst. Knows nothing of Kubernetes.
+// Events in a burst. Knows nothing of Kubernetes. Time is the injected Clock's: a test advances it by hand.
+import { backgroundClock, type Clock, type TimerHandle } from '@karmada-cluster-probe/schema/api';
 
 /**
  * How urgent a request is. The rate limiter serves a waiting `high` request before any waiting `normal` one: a write
@@ -12,15 +13,18 @@ export type RequestPriority = 'high' | 'normal';
 /** A token bucket: `qps` requests a second on average, `burst` at once; waiters served by priority, then in order. */
 export class RateLimiter {
   private tokens: number;
-  private last = performance.now();
+  private last: number;
   private readonly waiting: Record<RequestPriority, (() => void)[]> = { high: [], normal: [] };
-  private timer: NodeJS.Timeout | undefined;
+  private timer: TimerHandle | undefined;
 
+  /** `clock`: what the refill is measured on and the waiters' timer runs on (default the real one, unref'd). */
   constructor(
     private readonly qps: number,
     private readonly burst: number,
+    private readonly clock: Clock = backgroundClock,
   ) {
     this.tokens = burst;
+    this.last = clock.now();
   }
 
   /** Requests waiting for a token. */
@@ -44,7 +48,7 @@ export class RateLimiter {
   }
 
   private refill(): void {
-    const now = performance.now();
+    const now = this.clock.now();
     this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.qps);
     this.last = now;
   }
@@ -55,18 +59,17 @@ export class RateLimiter {
 
   private arm(): void {
     if (this.timer !== undefined) return;
-    this.timer = setTimeout(
-      () => {
-        this.timer = undefined;
-        this.refill();
-        while (this.pending > 0 && this.tokens >= 1) {
-          this.tokens -= 1;
-          this.next()!();
-        }
-        if (this.pending > 0) this.arm();
-      },
-      Math.max(1, Math.ceil(1000 / this.qps)),
-    );
-    this.timer.unref();
+    this.timer = this.clock.setTimer(this.clock.now() + Math.max(1, Math.ceil(1000 / this.qps)), this.release);
   }
+
+  /** The timer's callback: as many waiters as there are tokens, by priority; armed again while any wait. */
+  private readonly release = (): void => {
+    this.timer = undefined;
+    this.refill();
+    while (this.pending > 0 && this.tokens >= 1) {
+      this.tokens -= 1;
+      this.next()!();
+    }
+    if (this.pending > 0) this.arm();
+  };
 }

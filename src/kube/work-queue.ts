@@ -4,7 +4,8 @@
 // first in, first out. The handler says what it wants next, as controller-runtime's Reconcile returns a Result:
 // `{ requeue: true }` queues the key again (normal lane, behind everything queued now), `{ requeue: true, after }` adds
 // it after `after` ms (addAfter, client-go's AddAfter).
-// Knows nothing of Kubernetes; the handler is a reconcile function.
+// Knows nothing of Kubernetes; the handler is a reconcile function. Its delays run on the injected Clock.
+import { backgroundClock, type Clock, type TimerHandle } from '@karmada-cluster-probe/schema/api';
 
 /** What a handler wants after a run: nothing more (undefined, `{}`), the key queued again, or queued again later. */
 export interface QueueResult {
@@ -20,6 +21,8 @@ export interface WorkQueueOptions {
   onError?: (key: string, err: unknown, attempt: number) => void;
   baseDelayMs?: number;
   maxDelayMs?: number;
+  /** The clock retries and delayed adds wait on (default the real one, unref'd); tests advance a fake one. */
+  clock?: Clock;
 }
 
 export type QueuePriority = 'high' | 'normal';
@@ -47,14 +50,18 @@ export class WorkQueue {
   /** Keys queued again while they ran, with the lane they go to when done. */
   private readonly dirty = new Map<string, QueuePriority>();
   private readonly failures = new Map<string, number>();
-  private readonly retryTimers = new Map<string, NodeJS.Timeout>();
+  private readonly retryTimers = new Map<string, TimerHandle>();
   /** Delayed adds (addAfter) by key, with when they fire: one per key, the earliest kept. */
-  private readonly delayTimers = new Map<string, { at: number; timer: NodeJS.Timeout }>();
+  private readonly delayTimers = new Map<string, { at: number; timer: TimerHandle }>();
   private readonly idleWaiters: (() => void)[] = [];
   private stopped = false;
   private active = 0;
 
-  constructor(private readonly options: WorkQueueOptions) {}
+  private readonly clock: Clock;
+
+  constructor(private readonly options: WorkQueueOptions) {
+    this.clock = options.clock ?? backgroundClock;
+  }
 
   get length(): number {
     return this.queued.size;
@@ -64,7 +71,7 @@ export class WorkQueue {
     if (this.stopped) return;
     const timer = this.retryTimers.get(key);
     if (timer !== undefined) {
-      clearTimeout(timer);
+      this.clock.clearTimer(timer);
       this.retryTimers.delete(key);
     }
     if (this.running.has(key)) {
@@ -86,17 +93,16 @@ export class WorkQueue {
       this.add(key, priority);
       return;
     }
-    const at = performance.now() + delayMs;
+    const at = this.clock.now() + delayMs;
     const pending = this.delayTimers.get(key);
     if (pending !== undefined) {
       if (pending.at <= at) return;
-      clearTimeout(pending.timer);
+      this.clock.clearTimer(pending.timer);
     }
-    const timer = setTimeout(() => {
+    const timer = this.clock.setTimer(at, () => {
       this.delayTimers.delete(key);
       this.add(key, priority);
-    }, delayMs);
-    timer.unref();
+    });
     this.delayTimers.set(key, { at, timer });
   }
 
@@ -125,10 +131,10 @@ export class WorkQueue {
   forget(key: string): void {
     this.failures.delete(key);
     const timer = this.retryTimers.get(key);
-    if (timer !== undefined) clearTimeout(timer);
+    if (timer !== undefined) this.clock.clearTimer(timer);
     this.retryTimers.delete(key);
     const delayed = this.delayTimers.get(key);
-    if (delayed !== undefined) clearTimeout(delayed.timer);
+    if (delayed !== undefined) this.clock.clearTimer(delayed.timer);
     this.delayTimers.delete(key);
   }
 
@@ -140,9 +146,9 @@ export class WorkQueue {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const t of this.retryTimers.values()) clearTimeout(t);
+    for (const t of this.retryTimers.values()) this.clock.clearTimer(t);
     this.retryTimers.clear();
-    for (const d of this.delayTimers.values()) clearTimeout(d.timer);
+    for (const d of this.delayTimers.values()) this.clock.clearTimer(d.timer);
     this.delayTimers.clear();
     for (const name of LANES) this.lanes[name] = { keys: [], head: 0 };
     this.queued.clear();
@@ -173,11 +179,10 @@ export class WorkQueue {
         const base = this.options.baseDelayMs ?? 250;
         const max = this.options.maxDelayMs ?? 30_000;
         const delay = Math.min(max, base * 2 ** Math.min(attempt - 1, 16));
-        const timer = setTimeout(() => {
+        const timer = this.clock.setTimer(this.clock.now() + delay, () => {
           this.retryTimers.delete(key);
           this.add(key);
-        }, delay);
-        timer.unref();
+        });
         this.retryTimers.set(key, timer);
       }
     } finally {

@@ -4,7 +4,7 @@
 // it should say differs from what is stored (0 writes in steady state), and deletes it when the Cluster goes. It never
 // writes a Cluster. What a profile says: desired-profile.ts; the names: profile-facts.ts; docs/cluster-profile.md.
 import { isStatus, Informer, type KubeApi } from '../kube/index.js';
-import { messageOf } from '@karmada-cluster-probe/schema/api';
+import { backgroundClock, messageOf, type Clock, type TimerHandle } from '@karmada-cluster-probe/schema/api';
 import type { Condition } from '@karmada-cluster-probe/schema';
 import { isOurs, planProfile, planRemoval, viewOf, type ClusterProfile, type ClusterView } from './desired-profile.js';
 import { HEALTHY_CONDITION } from '../facts/conditions.js';
@@ -45,7 +45,8 @@ export interface ProfileControllerOptions {
   onWrite?: (kind: ProfileWriteKind, outcome: ProfileWriteOutcome) => void;
   /** Every watch restart (`profile-clusters`: its own watch of the Clusters; `clusterprofiles`), for watch_restarts_total. */
   onWatchRestart?: (resource: 'profile-clusters' | 'clusterprofiles', reason: 'gone' | 'error' | 'resync') => void;
-  now?: () => Date;
+  /** The clock of the leadership poll, the retries, the informers and the profiles' timestamps (default the real one). */
+  clock?: Clock;
   resyncMs?: number;
   /** How often leadership is looked at (a new leader goes over every Cluster); default 2 s. */
   leaderPollMs?: number;
@@ -69,7 +70,7 @@ export class ProfileController {
   private readonly clusters: Informer<ClusterObject>;
   private readonly profiles: Informer<ClusterProfile>;
   private readonly pending = new Set<string>();
-  private readonly retries = new Map<string, { attempt: number; timer?: NodeJS.Timeout }>();
+  private readonly retries = new Map<string, { attempt: number; timer?: TimerHandle }>();
   /** The answer of our latest write per profile, until the informer has caught up with it. */
   private readonly written = new Map<string, ClusterProfile>();
   private running = false;
@@ -78,13 +79,13 @@ export class ProfileController {
   private readonly synced = { clusters: false, profiles: false };
   private leading = false;
   private epoch: number | undefined;
-  private leaderTimer?: NodeJS.Timeout;
+  private leaderTimer?: TimerHandle;
   private drained?: Promise<void>;
-  private readonly now: () => Date;
+  private readonly clock: Clock;
   readonly collection: string;
 
   constructor(private readonly options: ProfileControllerOptions) {
-    this.now = options.now ?? (() => new Date());
+    this.clock = options.clock ?? backgroundClock;
     this.collection = `/apis/${PROFILE_GROUP}/${PROFILE_VERSION}/namespaces/${encodeURIComponent(options.namespace)}/${PROFILE_PLURAL}`;
     const resyncMs = options.resyncMs ?? 600_000;
     const onRestart =
@@ -116,6 +117,7 @@ export class ProfileController {
         },
       }),
       onRestart: onRestart('profile-clusters'),
+      clock: options.clock,
     });
     this.profiles = new Informer<ClusterProfile>({
       api: options.api,
@@ -123,6 +125,7 @@ export class ProfileController {
       resource: 'clusterprofiles',
       resyncMs,
       onRestart: onRestart('clusterprofiles'),
+      clock: options.clock,
     });
     const enqueueCluster = (c: ClusterObject): void => this.enqueue(c.metadata?.name);
     const enqueueProfile = (p: ClusterProfile): void => this.enqueue(p.metadata?.name);
@@ -155,16 +158,15 @@ export class ProfileController {
       if (leading && (!this.leading || epoch !== this.epoch)) this.enqueueAll();
       this.leading = leading;
       this.epoch = epoch;
-      this.leaderTimer = setTimeout(poll, this.options.leaderPollMs ?? 2_000);
-      this.leaderTimer.unref();
+      this.leaderTimer = this.clock.setTimer(this.clock.now() + (this.options.leaderPollMs ?? 2_000), poll);
     };
     poll();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.leaderTimer);
-    for (const r of this.retries.values()) clearTimeout(r.timer);
+    if (this.leaderTimer !== undefined) this.clock.clearTimer(this.leaderTimer);
+    for (const r of this.retries.values()) if (r.timer !== undefined) this.clock.clearTimer(r.timer);
     await Promise.all([this.clusters.stop(), this.profiles.stop()]);
     await this.drained;
   }
@@ -221,12 +223,11 @@ export class ProfileController {
       { cluster: name, err: messageOf(err), retryInMs: delay },
       'writing the ClusterProfile failed',
     );
-    clearTimeout(r.timer);
-    r.timer = setTimeout(() => {
+    if (r.timer !== undefined) this.clock.clearTimer(r.timer);
+    r.timer = this.clock.setTimer(this.clock.now() + delay, () => {
       r.timer = undefined;
       this.enqueue(name);
-    }, delay);
-    r.timer.unref();
+    });
     this.retries.set(name, r);
   }
 
@@ -265,7 +266,7 @@ export class ProfileController {
       return;
     }
     const view: ClusterView = viewOf(cluster);
-    const writes = planProfile(view, this.options.namespace, existing, this.now());
+    const writes = planProfile(view, this.options.namespace, existing, new Date(this.clock.wallNow()));
     const ours = existing === undefined || isOurs(existing);
     if (writes.object !== undefined) await this.apply(name, 'profile', writes.object, false, true);
     if (writes.status !== undefined) await this.apply(name, 'profile_status', writes.status, true, ours);

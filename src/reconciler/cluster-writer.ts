@@ -21,7 +21,7 @@ import {
 } from './desired-state.js';
 import { isStatus, type KubeApi } from '../kube/client.js';
 import type { ReconcilerMetrics } from './metrics.js';
-import { messageOf } from '@karmada-cluster-probe/schema/api';
+import { backgroundClock, messageOf, type Clock } from '@karmada-cluster-probe/schema/api';
 
 export const CLUSTERS_PATH = `/apis/${GROUP}/${VERSION}/${PLURAL}`;
 export const FIELD_MANAGER = 'cluster-probe-reconciler';
@@ -41,7 +41,8 @@ export interface ClusterWriterOptions {
   /** Where Events go: the apiserver takes Events on a cluster-scoped object only in `default`. */
   eventNamespace: string;
   maxConflictRetries?: number;
-  now?: () => number;
+  /** The clock of the timestamps written (lastTransitionTime, an Event's time): its wallNow() (default the real one). */
+  clock?: Clock;
   /**
    * The fence: asked before every write of a Cluster (the taint, the condition, its Event, and again after a 409
    * re-read). False once this replica may no longer write it: the Cluster controller stopped (the lease lost), or the
@@ -67,10 +68,10 @@ export interface WriteOutcome {
 }
 
 export class ClusterWriter {
-  private readonly now: () => number;
+  private readonly clock: Clock;
 
   constructor(private readonly options: ClusterWriterOptions) {
-    this.now = options.now ?? Date.now;
+    this.clock = options.clock ?? backgroundClock;
   }
 
   private clusterPath(name: string): string {
@@ -115,7 +116,7 @@ export class ClusterWriter {
     };
     for (let attempt = 0; ; attempt++) {
       try {
-        const plan = planCluster(current, desired, this.options.taintEffect, this.now());
+        const plan = planCluster(current, desired, this.options.taintEffect, this.clock.wallNow());
         if (plan.taints !== undefined) {
           if (mayWrite?.(name) === false) return fenced();
           staleVersions.push(current.metadata?.resourceVersion ?? '');
@@ -185,7 +186,7 @@ export class ClusterWriter {
   /** Best effort, as client-go's recorder: a lost Event is logged, never retried into a duplicate. */
   private async recordEvent(cluster: Cluster, e: ReturnType<typeof eventFor>): Promise<boolean> {
     const name = cluster.metadata?.name ?? '';
-    const ts = rfc3339(this.now());
+    const ts = rfc3339(this.clock.wallNow());
     try {
       await this.options.api.request('POST', `/api/v1/namespaces/${this.options.eventNamespace}/events`, {
         body: {

@@ -56,6 +56,7 @@ export interface ControllerOptions {
   writeConcurrency?: number;
   /** Full relist (and reconcile of every Cluster) period; default 10 minutes. */
   resyncMs?: number;
+  /** The clock of the probes, the disruption guard, the work queue, the Cluster informer and the writes' timestamps. */
   clock?: Clock;
   random?: () => number;
   denyList?: readonly string[];
@@ -190,6 +191,7 @@ export class ClusterController {
       resyncMs: options.resyncMs,
       onRestart: watchRestarted('clusters'),
       onHandlerError: (err) => log.warn({ resource: 'clusters', err: messageOf(err) }, 'informer handler failed'),
+      clock: options.clock,
     });
     this.secrets = new SecretStore({
       api: options.api,
@@ -258,9 +260,11 @@ export class ClusterController {
         // Asked before every write: with Lease sharding, a Cluster released meanwhile is no longer ours to write.
         mayWrite: lease === undefined ? () => !this.writesFenced : (name) => !this.writesFenced && lease.held.has(name),
         signal: this.writesAbort.signal,
+        clock: options.clock,
       }),
     });
     this.queue = new WorkQueue({
+      clock: options.clock,
       concurrency: options.writeConcurrency ?? DEFAULT_WRITE_CONCURRENCY,
       handler:
         lease === undefined

@@ -1,4 +1,4 @@
-// A clock that tests advance by hand, for the probe worker and scheduler (the Clock of packages/schema/src/api/clock.ts): timers fire in
+// A clock that tests advance by hand, for everything that takes the Clock of packages/schema/src/api/clock.ts: timers fire in
 // time order with promise callbacks flushed between them, so no test sleeps. Test code, not part of the package.
 import type { Clock, TimerHandle } from '../../../packages/probe/src/index.js';
 
@@ -19,12 +19,23 @@ export class FakeClock implements Clock {
   private timers: FakeTimer[] = [];
   private nextId = 1;
 
-  constructor(startMs = 0) {
+  /** `wallStartMs`: the epoch milliseconds at `startMs`; the wall moves with the clock, never by itself. */
+  constructor(
+    startMs = 0,
+    private readonly wallStartMs = Date.UTC(2026, 0, 1),
+  ) {
     this.current = startMs;
+    this.start = startMs;
   }
+
+  private readonly start: number;
 
   now(): number {
     return this.current;
+  }
+
+  wallNow(): number {
+    return this.wallStartMs + (this.current - this.start);
   }
 
   setTimer(atMs: number, fn: () => void): TimerHandle {

@@ -1,6 +1,7 @@
 // The writer against an in-memory apiserver that enforces resourceVersion preconditions on merge patches: conflicts are
 // re-read and re-planned, others' concurrent taints survive, a steady Cluster costs no write, an Event per change.
 import { expect } from 'chai';
+import { FakeClock } from '../probe/fake-clock.js';
 import {
   ClusterWriter,
   KubeApiError,
@@ -77,7 +78,7 @@ function writer(api: FakeApi, metrics: ReconcilerMetrics): ClusterWriter {
     log: quiet,
     identity: 'test-replica',
     eventNamespace: 'default',
-    now: () => Date.parse('2026-03-01T12:00:00Z'),
+    clock: new FakeClock(0, Date.parse('2026-03-01T12:00:00Z')),
   });
 }
 

@@ -29,6 +29,9 @@ class ManualClock {
     return { id: 0 };
   }
   clearTimer(): void {}
+  wallNow(): number {
+    return Date.UTC(2026, 0, 1) + this.t;
+  }
 }
 
 const FAIL: Desired = { kind: 'state', state: 'failure', message: 'dial tcp 10.0.0.1:443: i/o timeout' };

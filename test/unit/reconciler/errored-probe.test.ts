@@ -139,7 +139,7 @@ function harness(runs: Record<string, Run[]>, options: { guard?: boolean; condit
       log,
       identity: 't',
       eventNamespace: 'default',
-      now: () => clock.now(),
+      clock,
     }),
   });
   const drain = async (): Promise<void> => {

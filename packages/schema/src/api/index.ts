@@ -6,7 +6,7 @@ export { messageOf, isRecord } from './errors.js';
 export { definedFields } from './defined.js';
 export { pemCertificateBlocks } from './pem.js';
 export { clip, trimTrailingSlashes } from './text.js';
-export { RealClock, type Clock, type TimerHandle } from './clock.js';
+export { RealClock, backgroundClock, type Clock, type RealClockOptions, type TimerHandle } from './clock.js';
 export * from './constants.js';
 export {
   HANDLERS,
