@@ -5,11 +5,15 @@
 // `--v8 '--optimize-for-size'` (set at start through v8.setFlagsFromString) or `--gc-every-ms 10000` (a forced
 // collection on a timer) run it again and compare: the ratios are the figures (docs/reconciler.md, issue 23).
 // Run: npx tsx bench/reconciler/memory.ts [--clusters 10000] [--seconds 40] [--v8 FLAGS] [--gc-every-ms MS]
+// [--target inline] (the probed server in this process, as before issue 39; by default it runs in a child process)
 import v8 from 'node:v8';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import vm from 'node:vm';
 import inspector from 'node:inspector';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { writeFileSync } from 'node:fs';
 
 function arg(name: string): string | undefined {
@@ -36,9 +40,30 @@ const PROFILE = arg('profile');
 const { ClusterController, createMetrics } = await import('../../src/reconciler/index.js');
 const { FakeKube } = await import('../../test/integration/reconciler/fake-kube.js');
 
-const server = http.createServer((_req, res) => res.writeHead(200).end());
-await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-const port = (server.address() as AddressInfo).port;
+// The probed server: in a child process by default, as a reconciler never serves what it probes (its side of every
+// request would be half of what this process allocates); `--target inline` serves it here, the method before issue 39.
+const INLINE = arg('target') === 'inline';
+let port: number;
+let stopTarget: () => void;
+if (INLINE) {
+  const server = http.createServer((_req, res) => res.writeHead(200).end());
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  port = (server.address() as AddressInfo).port;
+  stopTarget = () => server.close();
+} else {
+  const script = fileURLToPath(new URL('../probe/targets-server.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', script, '1'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    const rl = createInterface({ input: child.stdout! });
+    rl.once('line', (l) => {
+      rl.close();
+      resolve(l);
+    });
+    child.once('exit', (code) => reject(new Error(`the target server exited (${code})`)));
+  });
+  port = (JSON.parse(line) as { ports: number[] }).ports[0]!;
+  stopTarget = () => child.stdin!.end();
+}
 const kube = new FakeKube();
 for (let i = 0; i < N; i++)
   kube.putCluster({
@@ -108,6 +133,7 @@ process.stdout.write(
   `${JSON.stringify({
     clusters: N,
     seconds: SECONDS,
+    target: INLINE ? 'inline' : 'child',
     v8Flags: V8_FLAGS,
     gcEveryMs: GC_EVERY_MS,
     workers: controller.workers,
@@ -128,4 +154,4 @@ process.stdout.write(
   })}\n`,
 );
 await controller.stop();
-server.close();
+stopTarget();

@@ -1,35 +1,65 @@
 // One timer bounding a whole probe (connect, headers, body, every redirect and page), merged with the caller's stop
 // signal, so handlers can tell "ran out of time" from "was stopped". Depends on nothing.
 
-export class Deadline {
-  private readonly controller = new AbortController();
+/** What a probe's GET listens to for its end: an AbortSignal satisfies it, and so does a Deadline (no EventTarget). */
+export interface StopSignal {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/**
+ * The deadline is its own stop signal: one timer and a short list of listeners (a probe's GETs run one after the
+ * other, so there is one at a time), where an AbortController would add an EventTarget, an AbortSignal and their
+ * listener records to every probe run. It listens to the caller's signal (the scheduler's, one per target) as an
+ * object with handleEvent, so no closure is made either.
+ */
+export class Deadline implements StopSignal {
+  aborted = false;
+  reason: unknown = undefined;
   private readonly timer: NodeJS.Timeout;
   private timedOutFlag = false;
+  private listeners: (() => void)[] | undefined;
 
   constructor(
     readonly timeoutMs: number,
     private readonly outer?: AbortSignal,
   ) {
-    this.timer = setTimeout(() => {
-      this.timedOutFlag = true;
-      this.controller.abort(new Error('probe timeout'));
-    }, timeoutMs);
+    this.timer = setTimeout(expire, timeoutMs, this);
     if (outer !== undefined) {
-      if (outer.aborted) this.controller.abort(new Error('probe stopped'));
-      else outer.addEventListener('abort', this.onOuterAbort, { once: true });
+      if (outer.aborted) this.abort(new Error('probe stopped'));
+      else outer.addEventListener('abort', this, { once: true });
     }
   }
 
-  private readonly onOuterAbort = (): void => {
-    this.controller.abort(new Error('probe stopped'));
-  };
+  /** The caller's signal aborted. */
+  handleEvent(): void {
+    this.abort(new Error('probe stopped'));
+  }
 
-  get signal(): AbortSignal {
-    return this.controller.signal;
+  /** Ran out of time (called by the timer). */
+  expire(): void {
+    this.timedOutFlag = true;
+    this.abort(new Error('probe timeout'));
+  }
+
+  get signal(): StopSignal {
+    return this;
   }
 
   get timedOut(): boolean {
     return this.timedOutFlag;
+  }
+
+  addEventListener(_type: 'abort', listener: () => void): void {
+    (this.listeners ??= []).push(listener);
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    const l = this.listeners;
+    const i = l === undefined ? -1 : l.indexOf(listener);
+    if (i >= 0) l!.splice(i, 1);
   }
 
   /** Milliseconds left, at least 1. */
@@ -39,8 +69,22 @@ export class Deadline {
 
   dispose(): void {
     clearTimeout(this.timer);
-    this.outer?.removeEventListener('abort', this.onOuterAbort);
+    this.outer?.removeEventListener('abort', this);
+    this.listeners = undefined;
   }
+
+  private abort(reason: Error): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    const l = this.listeners;
+    this.listeners = undefined;
+    if (l !== undefined) for (const f of l) f();
+  }
+}
+
+function expire(d: Deadline): void {
+  d.expire();
 }
 
 /** Go's duration formatting for whole and fractional seconds (`1s`, `1.5s`), as the kubelet prints timeouts. */

@@ -12,7 +12,7 @@ import {
   validHostHeader,
   type GetOptions,
   type GetResponse,
-} from './http-request.js';
+} from './response.js';
 
 export interface H2Hooks {
   onHeaders: () => void;
@@ -85,7 +85,7 @@ export function h2Get(opts: GetOptions, socket: TLSSocket, hooks: H2Hooks): void
     const location = first(h['location']);
     const contentType = first(h['content-type']);
     const response = (reader: BodyReader | undefined, skipped: boolean): GetResponse =>
-      responseOf({ status, location, contentType, protocol: 'h2' }, reader, skipped);
+      responseOf(status, location, contentType, 'h2', reader, skipped);
     if (opts.skipBody?.(status, location) === true) {
       hooks.done(response(undefined, true));
       return;
@@ -94,7 +94,7 @@ export function h2Get(opts: GetOptions, socket: TLSSocket, hooks: H2Hooks): void
     stream.on('data', (chunk: Buffer) => {
       let over: boolean;
       try {
-        over = reader.take(chunk, () => !stream.readableEnded);
+        over = reader.take(chunk, 0, chunk.length, !stream.readableEnded);
       } catch (e) {
         hooks.rejectAsIs(e);
         return;

@@ -31,7 +31,7 @@ export { RealClock, type Clock, type TimerHandle } from '@karmada-cluster-probe/
 export { AddressGuard, AddressDeniedError, DEFAULT_DENY_LIST, parseCidr } from './address-guard.js';
 export { IANA_SERVICE_PORTS, isIanaServiceName, resolvePort, type PortResolution } from './named-port.js';
 export { MAX_BODY_BYTES, MAX_REDIRECTS } from './http-probe.js';
-export { MAX_RESPONSE_HEADER_BYTES } from './http-request.js';
+export { MAX_RESPONSE_HEADER_BYTES } from './response.js';
 export { LIST_PAGE_SIZE } from './apiserver-probe.js';
 export { API_SERVER_READ_BUDGET, ReadBudgetExceeded, type ReadBudget } from './read-budget.js';
 export {

@@ -63,6 +63,8 @@ export class ListScanner {
   /** Where a value that spans chunks is put together: grown to the largest such value (at most maxObjectBytes) and
    * reused, so a page allocates no buffer per item. A value within one chunk is decoded from the chunk itself. */
   private scratch: Buffer = Buffer.alloc(0);
+  /** Bytes of the open value already held at the start of `scratch` (its first part is then that view). */
+  private held = 0;
   private stopped = false;
   private readonly result: ListScanResult = { sawItems: false, items: 0 };
 
@@ -201,7 +203,23 @@ export class ListScanner {
           throw new NotJsonError('unexpected state');
       }
     }
+    this.hold();
     return this.stopped;
+  }
+
+  /**
+   * A value still open at the end of a chunk: its parts copied into `scratch` (after what an earlier chunk left there),
+   * as the transport may read the next chunk into the same memory. Each byte is copied once.
+   */
+  private hold(): void {
+    const parts = this.parts;
+    if (parts.length === 0 || this.stopped) return;
+    const from = this.held > 0 ? 1 : 0;
+    this.grow();
+    let at = this.held;
+    for (let k = from; k < parts.length; k++) at += (parts[k] as Buffer).copy(this.scratch, at);
+    this.held = at;
+    this.parts = [this.scratch.subarray(0, at)];
   }
 
   /** Ends the response; throws NotJsonError when it stopped short of a whole object (unless reading was stopped). */
@@ -217,6 +235,7 @@ export class ListScanner {
     this.returnTo = returnTo;
     this.parts = [];
     this.size = 0;
+    this.held = 0;
     this.esc = false;
     this.state = CAPTURE;
     // The opening byte is left for the capture loop, so it is collected with the rest even at a chunk's end.
@@ -256,6 +275,7 @@ export class ListScanner {
       throw new NotJsonError('a value is not valid JSON');
     }
     this.parts = [];
+    this.held = 0;
     this.state = this.returnTo;
     if (this.kind === 'item') {
       this.result.items++;
@@ -271,14 +291,21 @@ export class ListScanner {
   private valueText(): string {
     const parts = this.parts;
     if (parts.length === 1) return (parts[0] as Buffer).toString('utf8');
-    if (this.scratch.length < this.size) {
-      let next = Math.max(this.scratch.length * 2, 64 * 1024);
-      while (next < this.size) next *= 2;
-      this.scratch = Buffer.allocUnsafe(Math.min(next, this.budget.maxObjectBytes)); // size <= maxObjectBytes
-    }
-    let at = 0;
-    for (const part of parts) at += part.copy(this.scratch, at);
+    this.grow();
+    // What an earlier chunk left is in place already (hold()).
+    let at = this.held;
+    for (let k = this.held > 0 ? 1 : 0; k < parts.length; k++) at += (parts[k] as Buffer).copy(this.scratch, at);
     return this.scratch.toString('utf8', 0, at);
+  }
+
+  /** `scratch` grown to hold the open value (at most maxObjectBytes), keeping what it holds of it. */
+  private grow(): void {
+    if (this.scratch.length >= this.size) return;
+    let next = Math.max(this.scratch.length * 2, 64 * 1024);
+    while (next < this.size) next *= 2;
+    const grown = Buffer.allocUnsafe(Math.min(next, this.budget.maxObjectBytes)); // size <= maxObjectBytes
+    this.scratch.copy(grown, 0, 0, this.held);
+    this.scratch = grown;
   }
 
   private keyByte(c: number): void {

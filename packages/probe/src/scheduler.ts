@@ -5,7 +5,11 @@ import { ProbeWorker, type Transition, type WorkerState } from './worker.js';
 import type { LivenessProbe, ProbeResult } from './types.js';
 import { messageOf, RealClock, type Clock, type TimerHandle } from '@karmada-cluster-probe/schema/api';
 
-/** Runs one probe of a target; must honour the signal (the scheduler's stop, or the target's removal). */
+/**
+ * Runs one probe of a target; must honour the signal (the scheduler's stop, or the target's removal). The signal is
+ * the target's, the same for all its runs (one AbortController a target, not one a run): a runner that listens to it
+ * removes its listener when the run ends, as runProbe's handlers do.
+ */
 export type ProbeRunner = (signal: AbortSignal) => Promise<ProbeResult>;
 
 export interface SchedulerOptions {
@@ -37,6 +41,13 @@ interface Target {
   due: number;
   /** Due, but an older generation of the same key still runs. */
   blocked: boolean;
+  /**
+   * Stops this target's runs: one for its life, not one a run (aborted only when the target is removed, replaced or
+   * the scheduler stops, after which it never runs again).
+   */
+  controller: AbortController;
+  /** The run in flight, while there is one. */
+  done: Promise<void> | undefined;
 }
 
 interface HeapEntry {
@@ -103,8 +114,8 @@ export class ProbeScheduler {
   private readonly heap = new DueHeap();
   private ready: Target[] = [];
   private readyHead = 0;
-  /** Runs in flight by key, with their abort controllers. */
-  private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  /** Runs in flight by key: the target whose run it is. */
+  private readonly running = new Map<string, Target>();
   private timer: TimerHandle | undefined;
   private timerAt = Infinity;
   private seq = 0;
@@ -143,6 +154,8 @@ export class ProbeScheduler {
       run,
       due: worker.firstDueAt(this.clock.now(), this.random),
       blocked: false,
+      controller: new AbortController(),
+      done: undefined,
     };
     this.targets.set(key, t);
     this.schedule(t);
@@ -154,7 +167,7 @@ export class ProbeScheduler {
     const t = this.targets.get(key);
     if (t === undefined) return false;
     this.targets.delete(key);
-    this.running.get(key)?.controller.abort(new Error('probe target removed'));
+    t.controller.abort(new Error('probe target removed'));
     return true;
   }
 
@@ -165,8 +178,8 @@ export class ProbeScheduler {
     this.timer = undefined;
     this.timerAt = Infinity;
     const pending = [...this.running.values()];
-    for (const r of pending) r.controller.abort(new Error('probe scheduler stopped'));
-    await Promise.allSettled(pending.map((r) => r.done));
+    for (const t of pending) t.controller.abort(new Error('probe scheduler stopped'));
+    await Promise.allSettled(pending.map((t) => t.done));
     this.targets.clear();
   }
 
@@ -231,21 +244,23 @@ export class ProbeScheduler {
   private start(t: Target): void {
     const startedAt = this.clock.now();
     this.options.onStart?.(t.key, startedAt - t.due);
-    const controller = new AbortController();
-    const done = (async () => {
-      let result: ProbeResult;
-      try {
-        result = await t.run(controller.signal);
-      } catch (e) {
-        result = {
-          result: 'error',
-          message: `probe runner threw: ${messageOf(e)}`,
-          durationMs: 0,
-        };
-      }
-      this.finish(t, result);
-    })();
-    this.running.set(t.key, { controller, done });
+    this.running.set(t.key, t);
+    t.done = this.runOnce(t);
+  }
+
+  private async runOnce(t: Target): Promise<void> {
+    let result: ProbeResult;
+    try {
+      result = await t.run(t.controller.signal);
+    } catch (e) {
+      result = {
+        result: 'error',
+        message: `probe runner threw: ${messageOf(e)}`,
+        durationMs: 0,
+      };
+    }
+    t.done = undefined;
+    this.finish(t, result);
   }
 
   private finish(t: Target, result: ProbeResult): void {

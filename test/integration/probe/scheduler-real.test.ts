@@ -2,6 +2,7 @@
 // transition when the server turns unhealthy, every run on a new connection, and a stop that leaves nothing running.
 // It waits for events (results, transitions) and counts them; its deadlines only catch a hang (docs/testing.md): on a
 // quiet machine every target turns within about 2 s of the flip, and a busy one may take many times that.
+import { getEventListeners } from 'node:events';
 import http from 'node:http';
 import { expect } from 'chai';
 import {
@@ -56,11 +57,15 @@ describe('probe scheduler with real probes', function () {
     const runs = new Map<string, number>();
     const failedAfterFlip = new Map<string, number>();
     let onEvent = (): void => {};
+    const signals = new Map<string, Set<AbortSignal>>();
+    let listenersLeft = 0;
     const s = new ProbeScheduler({
       clock,
       concurrency: 64,
       onStart: (_k, l) => late.push(l),
       onResult: (k, r) => {
+        // The run is over: it left no listener on its target's signal (which every run of the target shares).
+        for (const sig of signals.get(k) ?? []) listenersLeft += getEventListeners(sig, 'abort').length;
         runs.set(k, (runs.get(k) ?? 0) + 1);
         if (!healthy && r.result === 'failure') failedAfterFlip.set(k, (failedAfterFlip.get(k) ?? 0) + 1);
         onEvent();
@@ -77,7 +82,12 @@ describe('probe scheduler with real probes', function () {
     };
     const turnedTo = (to: string): number => [...transitions.values()].filter((ts) => ts.at(-1)?.to === to).length;
     const addedAt = clock.now();
-    for (let i = 0; i < TARGETS; i++) s.add(`member-${i}`, probe, (signal) => runProbe(probe, { signal }));
+    for (let i = 0; i < TARGETS; i++)
+      s.add(`member-${i}`, probe, (signal) => {
+        const seen = signals.get(`member-${i}`) ?? new Set();
+        signals.set(`member-${i}`, seen.add(signal));
+        return runProbe(probe, { signal });
+      });
 
     // Healthy first: every target reports success once, and runs again (a second period) before the flip.
     await waitForEvents(
@@ -113,6 +123,9 @@ describe('probe scheduler with real probes', function () {
       expect(failedAfterFlip.get(key), `${key}: failures before its turn`).to.be.at.least(FAILURE_THRESHOLD);
       expect(runs.get(key), `${key}: runs in ${elapsedMs.toFixed(0)} ms`).to.be.within(3, most);
     }
+    // One signal a target for all its runs, and every run removed its listener from it.
+    expect([...signals.values()].map((set) => set.size)).to.deep.equal(new Array<number>(TARGETS).fill(1));
+    expect(listenersLeft, 'abort listeners left on a target signal after its run').to.equal(0);
     const total = [...runs.values()].reduce((a, b) => a + b, 0);
     expect(connections, 'a new connection for every run').to.be.at.least(total);
     // Every run that ended was started (and reported its lateness, never negative: a timer never fires early).

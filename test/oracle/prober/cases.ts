@@ -408,6 +408,67 @@ const HOSTILE_HTTP: ProberRow[] = [
     'hostile: 503, closed in the body',
     raw('HTTP/1.1 503 Service Unavailable\r\nContent-Length: 100\r\n\r\n0123456789'),
   ),
+  // The prober's own HTTP/1.x client (issue 39) reads what follows by Go's rules, where Node's parser had its own.
+  httpRow('hostile: an empty Content-Length', raw('HTTP/1.1 200 OK\r\nContent-Length:\r\n\r\nok')),
+  httpRow(
+    'hostile: chunked with a bad Content-Length',
+    raw('HTTP/1.1 200 OK\r\nContent-Length: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n'),
+  ),
+  httpRow('hostile: a folded first header line', raw('HTTP/1.1 200 OK\r\n X-A: b\r\nContent-Length: 2\r\n\r\nok')),
+  httpRow(
+    'hostile: a chunk-size line ending in a bare LF',
+    raw('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\nok\r\n0\r\n\r\n'),
+  ),
+  httpRow(
+    'hostile: a CR inside a chunk-size line',
+    raw('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r;x\r\nok\r\n0\r\n\r\n'),
+  ),
+  httpRow(
+    'hostile: chunk data without its CRLF',
+    raw('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nokX\r\n0\r\n\r\n'),
+  ),
+  httpRow(
+    'hostile: 17 hex digits in a chunk size',
+    raw('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n00000000000000002\r\nok\r\n0\r\n\r\n'),
+  ),
+  httpRow(
+    'hostile: an empty chunk size',
+    raw('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n;ext\r\nok\r\n0\r\n\r\n'),
+  ),
+  httpRow(
+    'hostile: chunk extensions and a trailer',
+    raw('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2 ;a=b\r\nok\r\n0;c\r\nX-Trailer: 1\r\n\r\n'),
+  ),
+  httpRow(
+    'hostile: a trailer line without a colon',
+    raw('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\nbad\r\n\r\n'),
+  ),
+  httpRow(
+    'hostile: closed in a trailer',
+    raw('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\nX-T'),
+  ),
+  httpRow(
+    'hostile: a chunked body of one-byte chunks with 1 KiB extensions',
+    raw(`HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n${`1;${'e'.repeat(KIB)}\r\nx\r\n`.repeat(20)}0\r\n\r\n`),
+  ),
+  httpRow('hostile: a body on a 204', raw('HTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\nhello')),
+  httpRow(
+    'hostile: HTTP/1.0 with Transfer-Encoding chunked (ignored, the body ends by close)',
+    raw('HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nnot chunked'),
+  ),
+  httpRow(
+    'hostile: six 103 Early Hints, then 200',
+    raw(`${'HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n'.repeat(6)}HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok`),
+  ),
+  httpRow(
+    'hostile: 1xx responses past the header bound',
+    raw(`${`HTTP/1.1 103 Early Hints\r\nLink: ${big(8 * KIB)}\r\n\r\n`.repeat(9)}HTTP/1.1 200 OK\r\n\r\n`),
+  ),
+  httpRow('hostile: closed after a 100 Continue', raw('HTTP/1.1 100 Continue\r\n\r\n')),
+  httpRow(
+    'hostile: a body past 10 KiB, then a reset (read to the limit only)',
+    raw(`HTTP/1.1 200 OK\r\nContent-Length: ${20 * KIB}\r\n\r\n${big(12 * KIB)}`, 'reset'),
+  ),
 ];
 
 const sameOther = (): Promise<RunningServer> => rawHttpServer(OTHER_V4, reply(200, { body: 'other host' }));

@@ -32,15 +32,18 @@ function timedRunner(
       log.starts.push(clock.now());
       log.active++;
       log.maxActive = Math.max(log.maxActive, log.active);
+      // The signal is the target's for its whole life, not this run's: a runner removes what it added when it ends.
+      const onAbort = (): void => {
+        clock.clearTimer(h);
+        end();
+      };
       const end = (): void => {
+        signal.removeEventListener('abort', onAbort);
         log.active--;
         resolve(ok());
       };
       const h = clock.setTimer(clock.now() + ms, end);
-      signal.addEventListener('abort', () => {
-        clock.clearTimer(h);
-        end();
-      });
+      signal.addEventListener('abort', onAbort);
     });
 }
 
