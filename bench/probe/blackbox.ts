@@ -146,11 +146,16 @@ export async function startExporter(binary: string, timeoutSeconds: number): Pro
 
 /** CPU seconds (user + system) a process has used, from /proc/<pid>/stat. */
 export function processCpuSeconds(pid: number): number {
+  const { user, system } = processCpuSplit(pid);
+  return user + system;
+}
+
+/** A process's CPU seconds in user space and in the kernel (its syscalls: connect, read, write, close, epoll). */
+export function processCpuSplit(pid: number): { user: number; system: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // After the command name: state is field 3, so utime (14) and stime (15) are at 11 and 12 here.
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return ticks / 100; // USER_HZ, 100 on Linux
+  // After the command name: state is field 3, so utime (14) and stime (15) are at 11 and 12 here; USER_HZ 100.
+  return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
 }
 
 /** Resident memory of a process, in bytes, from /proc/<pid>/status (VmRSS) and its peak (VmHWM). */

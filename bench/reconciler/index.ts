@@ -32,6 +32,7 @@
 //        [-- reconcile flags, e.g. --kube-api-qps 100 --write-concurrency 16]
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { createInterface } from 'node:readline';
@@ -299,7 +300,19 @@ async function standIn(): Promise<Backend> {
   };
 }
 
+/** Karmada's binaries, as the e2e suite has them: `$CLUSTER_PROBE_KARMADA_BIN`, else found or built (once, cached). */
+function karmadaBinDir(): string {
+  if (process.env.CLUSTER_PROBE_KARMADA_BIN) return process.env.CLUSTER_PROBE_KARMADA_BIN;
+  log('finding or building Karmada v1.18.2 (scripts/build-karmada.mjs)');
+  const out = execFileSync(process.execPath, [join(ROOT, 'scripts/build-karmada.mjs')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return out.trim().split('\n').at(-1)!;
+}
+
 async function karmada(): Promise<Backend> {
+  process.env.CLUSTER_PROBE_KARMADA_BIN = karmadaBinDir();
   log(
     'starting Karmada v1.18.2 (karmada-apiserver, etcd, aggregated apiserver, controller manager, scheduler, webhook)',
   );
@@ -536,7 +549,25 @@ async function main(): Promise<void> {
     };
     const started = Date.now();
     await waitUntil('the metrics ports', 30_000, () => ports().every((p) => p !== 0));
-    const all = await waitUntil(`all ${ownedCount} Healthy=True`, 15 * 60_000, () => count(healthy) === ownedCount);
+    // Progress every 30 s (a start-up that does not finish says how far it got, and at what cost).
+    let lastLog = Date.now();
+    let lastUsage = usageAll();
+    const all = await waitUntil(`all ${ownedCount} Healthy=True`, 15 * 60_000, () => {
+      const n = count(healthy);
+      if (Date.now() - lastLog >= 30_000) {
+        const u = usageAll();
+        const cpu = (100 * (u.cpuS - lastUsage.cpuS)) / ((Date.now() - lastLog) / 1000);
+        log(
+          `start-up: ${n} of ${ownedCount} Healthy=True after ${((Date.now() - started) / 1000).toFixed(0)} s; ` +
+            `reconciler${REPLICAS > 1 ? 's' : ''} ${cpu.toFixed(0)}% of a core, RSS ${u.rssMiB} MiB; load ${loadavg()
+              .map((l) => l.toFixed(1))
+              .join(' ')}`,
+        );
+        lastLog = Date.now();
+        lastUsage = u;
+      }
+      return n === ownedCount;
+    });
     results.startToAllHealthyS = (Date.now() - started) / 1000;
     log(`all ${ownedCount} Healthy=True ${(all / 1000).toFixed(1)} s after start`);
     if (KARMADA) {

@@ -229,7 +229,7 @@ async function runReconcile(flags: ReconcileFlags): Promise<void> {
     throw new InvalidArgumentError('--shard-index and --shard-count go together');
   if (flags.shardIndex !== undefined && flags.shardCount !== undefined && flags.shardIndex >= flags.shardCount)
     throw new InvalidArgumentError(`--shard-index ${flags.shardIndex} must be below --shard-count ${flags.shardCount}`);
-  const [log, { Manager, createMetrics, loadKubeConfig, startHealthServer }] = await Promise.all([
+  const [log, { Manager, createMetrics, loadKubeConfig, startHealthServer, writeExposition }] = await Promise.all([
     createLogger(flags.logLevel),
     import('../reconciler/index.js'),
   ]);
@@ -343,6 +343,7 @@ async function runReconcile(flags: ReconcileFlags): Promise<void> {
     port: flags.metricsPort,
     registry: metrics.registry,
     ready: () => reconciler.ready,
+    exposition: (write, stopped) => writeExposition(metrics, write, stopped),
   });
   log.info({ address: `http://${flags.metricsHost}:${server.port}` }, 'serving /healthz, /readyz, /metrics');
   reconciler.start();

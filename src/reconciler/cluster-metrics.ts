@@ -2,54 +2,133 @@
 // Cluster, the time of the last transition, consecutive failures against the threshold. Gauges and counters only (a
 // histogram would be a dozen series a Cluster); the names are src/facts/metric-names.ts's. Every series of a Cluster
 // goes at once when it is deleted, loses its probe or stops being this replica's (another shard's, leadership lost).
-import { Counter, Gauge, type Registry } from 'prom-client';
+// Kept in one record a Cluster (numbers, no per-series objects: at 10,000 Clusters prom-client held 130,000 label
+// maps and value objects and rebuilt them at every `set`), registered in the Registry as eight metric families whose
+// get() prom-client formats (tests, `registry.metrics()`), and written by writeFamily() a slice of Clusters at a time,
+// so a scrape is many short strings with the event loop free between them (writeExposition in metrics.ts), not one
+// 12 MB string built in one synchronous call. Both spell a sample as prom-client does, byte for byte.
+import type { Registry } from 'prom-client';
 import { CLUSTER_LABEL, CLUSTER_METRICS as M, VERDICTS, type Verdict } from '../facts/metric-names.js';
 import type { ProbeOutcome } from '@karmada-cluster-probe/probe';
 import type { Desired } from './desired-state.js';
 
 interface Series {
-  verdict?: Verdict;
-  results: Set<ProbeOutcome>;
-  transitions: Set<ProbeOutcome>;
+  /** The Cluster's label pair, escaped as prom-client escapes it: `member_cluster="a"`. */
+  readonly label: string;
+  verdict: Verdict | undefined;
+  /** Counters by outcome, in the order each first counted. */
+  results: Map<ProbeOutcome, number> | undefined;
+  transitions: Map<ProbeOutcome, number> | undefined;
+  success: number | undefined;
+  durationSeconds: number | undefined;
+  lastTransitionSeconds: number | undefined;
   consecutiveFailures: number;
-  lastTransition: boolean;
+  threshold: number | undefined;
+  /** Removed: a scrape that took its list of Clusters before skips it. */
+  gone: boolean;
 }
 
-type Label = typeof CLUSTER_LABEL;
+type FamilyKey = keyof typeof M &
+  (
+    | 'verdict'
+    | 'probeSuccess'
+    | 'probeDuration'
+    | 'probes'
+    | 'transitions'
+    | 'lastTransition'
+    | 'consecutiveFailures'
+    | 'failureThreshold'
+  );
+
+/** In the order they were registered before (the exposition's order). */
+const FAMILIES: readonly { key: FamilyKey; type: 'gauge' | 'counter' }[] = [
+  { key: 'verdict', type: 'gauge' },
+  { key: 'probeSuccess', type: 'gauge' },
+  { key: 'probeDuration', type: 'gauge' },
+  { key: 'probes', type: 'counter' },
+  { key: 'transitions', type: 'counter' },
+  { key: 'lastTransition', type: 'gauge' },
+  { key: 'consecutiveFailures', type: 'gauge' },
+  { key: 'failureThreshold', type: 'gauge' },
+];
+
+/** prom-client's getValueAsString. */
+export function promValue(v: number): string {
+  if (Number.isNaN(v)) return 'Nan';
+  if (!Number.isFinite(v)) return v < 0 ? '-Inf' : '+Inf';
+  return `${v}`;
+}
+
+/** prom-client's escapeLabelValue. */
+export function promLabelValue(v: string): string {
+  return v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
+}
+
+/** One family of per-Cluster series as prom-client's Registry takes a metric: a name, help, type and get(). */
+export class ClusterFamily {
+  readonly aggregator = 'sum';
+  readonly name: string;
+  readonly help: string;
+  /** The `# HELP` and `# TYPE` lines, as prom-client writes them. */
+  readonly header: string;
+
+  constructor(
+    private readonly store: ClusterMetrics,
+    readonly key: FamilyKey,
+    readonly type: 'gauge' | 'counter',
+  ) {
+    this.name = M[key].name;
+    this.help = M[key].help;
+    const esc = (t: string): string => t.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
+    this.header = `# HELP ${esc(this.name)} ${esc(this.help)}\n# TYPE ${esc(this.name)} ${type}`;
+  }
+
+  /** prom-client's view: every sample, with its labels. */
+  get(): {
+    name: string;
+    help: string;
+    type: string;
+    aggregator: string;
+    values: { labels: Record<string, string>; value: number }[];
+  } {
+    const values: { labels: Record<string, string>; value: number }[] = [];
+    for (const [cluster, s] of this.store.entries())
+      this.store.samples(this.key, s, (extra, value) => {
+        const labels: Record<string, string> = { [CLUSTER_LABEL]: cluster };
+        if (extra !== undefined) labels[extra[0]] = extra[1];
+        values.push({ labels, value });
+      });
+    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
+  }
+
+  /** Nothing of its own: the records are the store's (ClusterMetrics.clear). */
+  reset(): void {}
+}
 
 export class ClusterMetrics {
   private readonly series = new Map<string, Series>();
-  private readonly verdict: Gauge<Label | 'verdict'>;
-  private readonly success: Gauge<Label>;
-  private readonly duration: Gauge<Label>;
-  private readonly probes: Counter<Label | 'result'>;
-  private readonly transitions: Counter<Label | 'to'>;
-  private readonly lastTransition: Gauge<Label>;
-  private readonly consecutive: Gauge<Label>;
-  private readonly threshold: Gauge<Label>;
+  readonly families: readonly ClusterFamily[];
 
   constructor(
     registry: Registry,
     private readonly wallClockMs: () => number = Date.now,
   ) {
-    const registers = [registry];
-    const gauge = <L extends string>(m: { name: string; help: string; labels: readonly string[] }): Gauge<L> =>
-      new Gauge<L>({ name: m.name, help: m.help, labelNames: [CLUSTER_LABEL, ...m.labels] as L[], registers });
-    const counter = <L extends string>(m: { name: string; help: string; labels: readonly string[] }): Counter<L> =>
-      new Counter<L>({ name: m.name, help: m.help, labelNames: [CLUSTER_LABEL, ...m.labels] as L[], registers });
-    this.verdict = gauge(M.verdict);
-    this.success = gauge(M.probeSuccess);
-    this.duration = gauge(M.probeDuration);
-    this.probes = counter(M.probes);
-    this.transitions = counter(M.transitions);
-    this.lastTransition = gauge(M.lastTransition);
-    this.consecutive = gauge(M.consecutiveFailures);
-    this.threshold = gauge(M.failureThreshold);
+    this.families = FAMILIES.map((f) => new ClusterFamily(this, f.key, f.type));
+    for (const f of this.families) registry.registerMetric(f as unknown as Parameters<Registry['registerMetric']>[0]);
   }
 
   /** Clusters with series now. */
   get size(): number {
     return this.series.size;
+  }
+
+  entries(): IterableIterator<[string, Series]> {
+    return this.series.entries();
+  }
+
+  /** The records now, for a scrape written a slice at a time. */
+  snapshot(): Series[] {
+    return [...this.series.values()];
   }
 
   /**
@@ -58,36 +137,30 @@ export class ClusterMetrics {
    */
   configure(name: string, failureThreshold: number, sinceMs?: number): void {
     const s = this.entry(name);
-    if (!s.lastTransition && sinceMs !== undefined && Number.isFinite(sinceMs)) {
-      s.lastTransition = true;
-      this.lastTransition.set({ [CLUSTER_LABEL]: name }, sinceMs / 1000);
-    }
-    this.threshold.set({ [CLUSTER_LABEL]: name }, failureThreshold);
-    this.consecutive.set({ [CLUSTER_LABEL]: name }, s.consecutiveFailures);
-    if (s.verdict === undefined) this.setVerdict(name, s, 'pending');
+    if (s.lastTransitionSeconds === undefined && sinceMs !== undefined && Number.isFinite(sinceMs))
+      s.lastTransitionSeconds = sinceMs / 1000;
+    s.threshold = failureThreshold;
+    if (s.verdict === undefined) s.verdict = 'pending';
   }
 
   /** One probe run of a Cluster whose series have begun (a run that ends after its Cluster went counts nowhere). */
   result(name: string, outcome: ProbeOutcome, durationMs: number): void {
     const s = this.series.get(name);
     if (s === undefined) return;
-    const cluster = { [CLUSTER_LABEL]: name };
-    s.results.add(outcome);
-    this.probes.inc({ ...cluster, result: outcome });
-    this.success.set(cluster, outcome === 'success' ? 1 : 0);
-    this.duration.set(cluster, durationMs / 1000);
+    const results = (s.results ??= new Map());
+    results.set(outcome, (results.get(outcome) ?? 0) + 1);
+    s.success = outcome === 'success' ? 1 : 0;
+    s.durationSeconds = durationMs / 1000;
     s.consecutiveFailures = outcome === 'failure' ? s.consecutiveFailures + 1 : 0;
-    this.consecutive.set(cluster, s.consecutiveFailures);
   }
 
   /** A threshold reached: the probe's state changed. */
   transition(name: string, to: ProbeOutcome): void {
     const s = this.series.get(name);
     if (s === undefined) return;
-    s.transitions.add(to);
-    s.lastTransition = true;
-    this.transitions.inc({ [CLUSTER_LABEL]: name, to });
-    this.lastTransition.set({ [CLUSTER_LABEL]: name }, this.wallClockMs() / 1000);
+    const transitions = (s.transitions ??= new Map());
+    transitions.set(to, (transitions.get(to) ?? 0) + 1);
+    s.lastTransitionSeconds = this.wallClockMs() / 1000;
   }
 
   /** The verdict the reconcile decided for the Cluster (after the disruption guard); undefined: it has no probe. */
@@ -96,63 +169,89 @@ export class ClusterMetrics {
       this.remove(name);
       return;
     }
-    const s = this.entry(name);
-    if (s.verdict !== verdict) this.setVerdict(name, s, verdict);
+    this.entry(name).verdict = verdict;
   }
 
   /** Every series of the Cluster, gone. */
   remove(name: string): void {
     const s = this.series.get(name);
     if (s === undefined) return;
+    s.gone = true;
     this.series.delete(name);
-    const cluster = { [CLUSTER_LABEL]: name };
-    if (s.verdict !== undefined) for (const verdict of VERDICTS) this.verdict.remove({ ...cluster, verdict });
-    for (const result of s.results) this.probes.remove({ ...cluster, result });
-    for (const to of s.transitions) this.transitions.remove({ ...cluster, to });
-    if (s.results.size > 0) {
-      this.success.remove(cluster);
-      this.duration.remove(cluster);
-    }
-    if (s.lastTransition) this.lastTransition.remove(cluster);
-    this.consecutive.remove(cluster);
-    this.threshold.remove(cluster);
   }
 
   /** Every Cluster's series, gone (the replica stopped or lost the lease: the leader reports afresh). */
   clear(): void {
+    for (const s of this.series.values()) s.gone = true;
     this.series.clear();
-    for (const m of [
-      this.verdict,
-      this.success,
-      this.duration,
-      this.probes,
-      this.transitions,
-      this.lastTransition,
-      this.consecutive,
-      this.threshold,
-    ])
-      m.reset();
+  }
+
+  /** The samples of one family for one Cluster: `extra` is the second label pair, if the family has one. */
+  samples(
+    key: FamilyKey,
+    s: Series,
+    emit: (extra: readonly [string, string] | undefined, value: number) => void,
+  ): void {
+    switch (key) {
+      case 'verdict':
+        if (s.verdict !== undefined) for (const v of VERDICTS) emit(['verdict', v], v === s.verdict ? 1 : 0);
+        return;
+      case 'probeSuccess':
+        if (s.success !== undefined) emit(undefined, s.success);
+        return;
+      case 'probeDuration':
+        if (s.durationSeconds !== undefined) emit(undefined, s.durationSeconds);
+        return;
+      case 'probes':
+        if (s.results !== undefined) for (const [o, n] of s.results) emit(['result', o], n);
+        return;
+      case 'transitions':
+        if (s.transitions !== undefined) for (const [o, n] of s.transitions) emit(['to', o], n);
+        return;
+      case 'lastTransition':
+        if (s.lastTransitionSeconds !== undefined) emit(undefined, s.lastTransitionSeconds);
+        return;
+      case 'consecutiveFailures':
+        emit(undefined, s.consecutiveFailures);
+        return;
+      case 'failureThreshold':
+        if (s.threshold !== undefined) emit(undefined, s.threshold);
+        return;
+    }
+  }
+
+  /** The exposition lines of one family for `records[from, to)`, each after a newline, as prom-client writes them. */
+  writeFamily(family: ClusterFamily, records: readonly Series[], from: number, to: number): string {
+    let out = '';
+    const name = family.name;
+    for (let i = from; i < to; i++) {
+      const s = records[i]!;
+      if (s.gone) continue;
+      this.samples(family.key, s, (extra, value) => {
+        out += `\n${name}{${s.label}${extra !== undefined ? `,${extra[0]}="${extra[1]}"` : ''}} ${promValue(value)}`;
+      });
+    }
+    return out;
   }
 
   private entry(name: string): Series {
     let s = this.series.get(name);
     if (s === undefined) {
-      s = { results: new Set(), transitions: new Set(), consecutiveFailures: 0, lastTransition: false };
+      s = {
+        label: `${CLUSTER_LABEL}="${promLabelValue(name)}"`,
+        verdict: undefined,
+        results: undefined,
+        transitions: undefined,
+        success: undefined,
+        durationSeconds: undefined,
+        lastTransitionSeconds: undefined,
+        consecutiveFailures: 0,
+        threshold: undefined,
+        gone: false,
+      };
       this.series.set(name, s);
-      this.consecutive.set({ [CLUSTER_LABEL]: name }, 0);
     }
     return s;
-  }
-
-  /** A state set, as kube-state-metrics writes one: every verdict, 1 for the one held, so a change is a 1 -> 0. */
-  private setVerdict(name: string, s: Series, verdict: Verdict): void {
-    if (s.verdict === undefined)
-      for (const v of VERDICTS) this.verdict.set({ [CLUSTER_LABEL]: name, verdict: v }, v === verdict ? 1 : 0);
-    else {
-      this.verdict.set({ [CLUSTER_LABEL]: name, verdict: s.verdict }, 0);
-      this.verdict.set({ [CLUSTER_LABEL]: name, verdict }, 1);
-    }
-    s.verdict = verdict;
   }
 }
 

@@ -46,7 +46,7 @@ export { memberTrustOf, withMemberTrust, type MemberTrust } from './member-ca.js
 // internal, so that the published surface does not pin them.
 export { shardOf, ownsCluster, type Shard } from './shard.js';
 export { SecretStore } from './secret-store.js';
-export { createMetrics, type ReconcilerMetrics, type ShardFigures } from './metrics.js';
+export { createMetrics, writeExposition, type ReconcilerMetrics, type ShardFigures } from './metrics.js';
 export {
   Informer,
   KubeClient,

@@ -3,7 +3,7 @@
 // per-Cluster series (cluster-metrics.ts). The names are src/facts/metric-names.ts's. Depends on prom-client only.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { FLEET_METRICS as N, METRIC_PREFIX } from '../facts/metric-names.js';
-import { ClusterMetrics } from './cluster-metrics.js';
+import { ClusterFamily, ClusterMetrics } from './cluster-metrics.js';
 
 export interface ReconcilerMetrics {
   registry: Registry;
@@ -183,4 +183,47 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Recon
     }),
   };
   return metrics;
+}
+
+/** Clusters a slice of a scrape writes before the event loop runs again (about 1,000 lines of one family). */
+export const EXPOSITION_CLUSTERS_PER_CHUNK = 500;
+
+/**
+ * The registry's exposition, byte for byte what `registry.metrics()` returns, handed to `write` in pieces: each
+ * fleet metric as prom-client writes it, the per-Cluster families a slice of EXPOSITION_CLUSTERS_PER_CHUNK Clusters
+ * at a time with the event loop free between slices (probes in flight then finish instead of waiting, and nothing the
+ * size of the whole scrape is ever held). Clusters are those there when the scrape began, less any removed since.
+ * `write` may return a promise (back-pressure); the scrape stops when `stopped()` says so.
+ */
+export async function writeExposition(
+  metrics: ReconcilerMetrics,
+  write: (chunk: string) => void | Promise<void>,
+  stopped: () => boolean = () => false,
+): Promise<void> {
+  const registry = metrics.registry;
+  const records = metrics.perCluster.snapshot();
+  let first = true;
+  for (const m of registry.getMetricsAsArray()) {
+    const metric = m as unknown;
+    if (stopped()) return;
+    if (!first) await write('\n\n');
+    first = false;
+    if (metric instanceof ClusterFamily) {
+      await write(metric.header);
+      for (let from = 0; from < records.length; from += EXPOSITION_CLUSTERS_PER_CHUNK) {
+        const chunk = metrics.perCluster.writeFamily(
+          metric,
+          records,
+          from,
+          Math.min(records.length, from + EXPOSITION_CLUSTERS_PER_CHUNK),
+        );
+        if (chunk !== '') await write(chunk);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (stopped()) return;
+      }
+    } else {
+      await write(await registry.getSingleMetricAsString(m.name));
+    }
+  }
+  await write('\n');
 }

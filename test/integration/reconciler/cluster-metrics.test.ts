@@ -10,7 +10,12 @@ import {
   MAX_SERIES_PER_CLUSTER,
   VERDICTS,
 } from '../../../src/facts/metric-names.js';
-import { ClusterManager, createMetrics, type ReconcilerMetrics } from '../../../src/reconciler/index.js';
+import {
+  ClusterManager,
+  createMetrics,
+  writeExposition,
+  type ReconcilerMetrics,
+} from '../../../src/reconciler/index.js';
 import type { DisruptionOptions } from '../../../src/reconciler/manager.js';
 import type { Cluster } from '../../../packages/schema/src/schema/index.js';
 import { close, listen } from '../probe/servers.js';
@@ -27,7 +32,13 @@ interface Sample {
 
 /** Every sample of the registry, parsed (label values here hold no quotes or commas). */
 async function samples(metrics: ReconcilerMetrics): Promise<Sample[]> {
-  const text = await metrics.registry.metrics();
+  // The scrape as /metrics writes it (a slice of Clusters at a time).
+  let text = '';
+  await writeExposition(metrics, (chunk) => {
+    text += chunk;
+  });
+  // (Byte for byte what registry.metrics() writes: test/unit/reconciler/cluster-exposition.test.ts; here probes run
+  // between two reads, so the two are not compared.)
   const out: Sample[] = [];
   for (const line of text.split('\n')) {
     const m = /^([a-z_:]+)(?:\{(.*)\})? (\S+)$/.exec(line);

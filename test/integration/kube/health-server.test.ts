@@ -1,0 +1,114 @@
+// The reconciler's /metrics served a slice at a time (issue 39): over a real socket the body is byte for byte
+// registry.metrics(); a scraper that reads slowly gets all of it with back-pressure and leaves no listener behind
+// (one per stall leaked before: MaxListenersExceededWarning after ten); HEAD gets the headers and no body.
+import { expect } from 'chai';
+import { connect } from 'node:net';
+import { request } from 'node:http';
+import { startHealthServer, type HealthServer } from '../../../src/kube/health-server.js';
+import { createMetrics, writeExposition, type ReconcilerMetrics } from '../../../src/reconciler/index.js';
+
+function fleet(n: number): ReconcilerMetrics {
+  const metrics = createMetrics();
+  for (let i = 0; i < n; i++) {
+    const name = `member-with-a-rather-long-name-${i}`;
+    metrics.perCluster.configure(name, 3, 1_700_000_000_000);
+    metrics.perCluster.result(name, i % 3 === 0 ? 'failure' : 'success', 12.5);
+    metrics.perCluster.held(name, i % 3 === 0 ? 'failing' : 'healthy');
+  }
+  return metrics;
+}
+
+async function serve(metrics: ReconcilerMetrics): Promise<HealthServer> {
+  return startHealthServer({
+    port: 0,
+    registry: metrics.registry,
+    ready: () => true,
+    exposition: (write, stopped) => writeExposition(metrics, write, stopped),
+  });
+}
+
+describe('health server: /metrics written a slice at a time', function () {
+  this.timeout(30_000);
+  let server: HealthServer | undefined;
+  const warnings: Error[] = [];
+  const onWarning = (w: Error): void => void warnings.push(w);
+  beforeEach(() => {
+    warnings.length = 0;
+    process.on('warning', onWarning);
+  });
+  afterEach(async () => {
+    process.off('warning', onWarning);
+    await server?.close();
+    server = undefined;
+  });
+
+  it('serves byte for byte what registry.metrics() gives, with its content type', async () => {
+    const metrics = fleet(1200);
+    server = await serve(metrics);
+    const { status, type, body } = await new Promise<{ status?: number; type?: string; body: string }>(
+      (resolve, reject) => {
+        request({ host: '127.0.0.1', port: server!.port, path: '/metrics' }, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode, type: res.headers['content-type'], body }));
+        })
+          .on('error', reject)
+          .end();
+      },
+    );
+    expect(status).to.equal(200);
+    expect(type).to.equal(metrics.registry.contentType);
+    expect(body).to.equal(await metrics.registry.metrics());
+  });
+
+  it('gives a scraper that reads slowly all of it, through many stalls, and leaves no listener behind', async () => {
+    const metrics = fleet(6000);
+    const expected = Buffer.byteLength(await metrics.registry.metrics());
+    server = await serve(metrics);
+    const serverResponses: import('node:http').ServerResponse[] = [];
+    server.server.on('request', (_req, res) => serverResponses.push(res));
+    // A raw socket that takes a little, pauses, takes a little more: the server's writes fill the socket and wait.
+    const socket = connect(server.port, '127.0.0.1');
+    socket.setNoDelay(true);
+    socket.write('GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    let received = 0;
+    let pauses = 0;
+    let mostCloseListeners = 0;
+    await new Promise<void>((resolve, reject) => {
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (received > (pauses + 1) * 256 * 1024) {
+          pauses++;
+          for (const r of serverResponses) mostCloseListeners = Math.max(mostCloseListeners, r.listenerCount('close'));
+          socket.pause();
+          setTimeout(() => socket.resume(), 20);
+        }
+      });
+      socket.on('end', resolve);
+      socket.on('error', reject);
+    });
+    expect(pauses, 'the reader paused').to.be.above(15);
+    expect(received, 'the whole body (and the head) arrived').to.be.above(expected);
+    expect(warnings.map((w) => w.name)).to.not.include('MaxListenersExceededWarning');
+    const [res] = serverResponses;
+    expect(res?.listenerCount('drain')).to.equal(0);
+    expect(res?.listenerCount('close')).to.be.at.most(2);
+    expect(mostCloseListeners, 'close listeners while the scraper stalled').to.be.at.most(3);
+  });
+
+  it('answers HEAD with the headers and no body', async () => {
+    const metrics = fleet(10);
+    server = await serve(metrics);
+    const socket = connect(server.port, '127.0.0.1');
+    socket.write('HEAD /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    let text = '';
+    await new Promise<void>((resolve, reject) => {
+      socket.on('data', (c: Buffer) => (text += c.toString('latin1')));
+      socket.on('end', resolve);
+      socket.on('error', reject);
+    });
+    expect(text).to.match(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(text.slice(text.indexOf('\r\n\r\n') + 4)).to.equal('');
+  });
+});
