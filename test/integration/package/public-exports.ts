@@ -138,5 +138,6 @@ export const PUBLIC_EXPORTS: Record<string, readonly string[]> = {
     'stateFromConditions',
     'wantsTaint',
     'withMemberTrust',
+    'writeExposition',
   ],
 };
