@@ -39,6 +39,7 @@ const PROFILE = arg('profile');
 // After the flags: the modules below allocate as they load.
 const { ClusterController, createMetrics, writeExposition } = await import('../../src/reconciler/index.js');
 const { FakeKube } = await import('../../test/integration/reconciler/fake-kube.js');
+const { boundHeapGrowth } = await import('../../src/cli/heap-growth.js');
 
 // The probed server: in a child process by default, as a reconciler never serves what it probes (its side of every
 // request would be half of what this process allocates); `--target inline` serves it here, the method before issue 39.
@@ -99,8 +100,9 @@ if (session !== undefined) {
   });
 }
 controller.start();
-// Again after the controller started: the reconciler sets its own heap growth (boundHeapGrowth) as it builds its probe
-// workers, and a flag given here (`--v8 --heap-growing-percent=0`: V8's own choice) is the one to measure.
+// As `cluster-probe reconcile` does at start (src/cli/heap-growth.ts), then a flag given here (`--v8
+// --heap-growing-percent=0`: V8's own choice) is the one to measure.
+boundHeapGrowth();
 if (V8_FLAGS !== '') v8.setFlagsFromString(V8_FLAGS);
 const timer = GC_EVERY_MS > 0 ? setInterval(gc, GC_EVERY_MS) : undefined;
 let rssMax = 0;

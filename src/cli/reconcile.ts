@@ -5,6 +5,7 @@
 import { hostname } from 'node:os';
 import { DEFAULT_DENY_LIST } from '@karmada-cluster-probe/probe/internal/address-guard.js';
 import { collectCidr } from './cidr-option.js';
+import { boundHeapGrowth } from './heap-growth.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Logger } from 'pino';
 import { TAINT_EFFECTS, type TaintEffectOption } from '../reconciler/desired-state.js';
@@ -215,6 +216,7 @@ async function createLogger(level: string): Promise<Logger> {
 
 async function runReconcile(flags: ReconcileFlags): Promise<void> {
   checkSharding(flags);
+  boundHeapGrowth();
   const lease = flags.sharding === 'lease';
   const leaseTimes = {
     leaseDurationMs: flags.leaseDuration * 1000,

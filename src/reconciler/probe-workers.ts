@@ -19,7 +19,6 @@ import {
   type WorkerState,
 } from '@karmada-cluster-probe/probe';
 import { isErrored } from '@karmada-cluster-probe/probe';
-import v8 from 'node:v8';
 import { probeSourceOf, type ProbeSourceKind } from '@karmada-cluster-probe/schema/internal/schema/probe-source.js';
 import type { Cluster } from '@karmada-cluster-probe/schema';
 import { HEALTHY_CONDITION, stateFromCluster, type Desired } from './desired-state.js';
@@ -82,36 +81,12 @@ function erroredFields(entry: Entry | undefined): Pick<Entry, 'erroredRun' | 'er
   };
 }
 
-/**
- * V8's old generation grows to at most twice what a full collection left (`--heap-growing-percent=100`). Left to
- * itself V8 picks up to 4x when its collections are fast, and a replica probing 1,000 Clusters a second is that case:
- * every probe in flight when a scavenge comes is promoted, the old generation takes 20-30 MB/s of garbage, and a live
- * heap of ~100 MiB at 10,000 Clusters sat in a heap of 470-510 MiB (RSS 580-630 MiB in bench/reconciler/memory.ts).
- * At 2x: RSS 400-415 MiB for about 5% more CPU a probe; at 1.5x the RSS was no lower (400 MiB) and the CPU a third
- * higher, as full collections come often enough to slow the probes they then promote (docs/reconciler.md, "Memory at
- * 10,000").
- */
-export const HEAP_GROWING_PERCENT = 100;
-
-/**
- * Sets V8's old-generation growth for a process that runs probes (the flag is read at every full collection, so it
- * holds from the next one). Once per process; an operator's own `--heap-growing-percent` on node's command line wins.
- */
-export function boundHeapGrowth(): void {
-  if (heapGrowthSet) return;
-  heapGrowthSet = true;
-  if (process.execArgv.some((a) => a.startsWith('--heap-growing-percent'))) return;
-  v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-}
-let heapGrowthSet = false;
-
 export class ProbeWorkers {
   private readonly scheduler: ProbeScheduler;
   private readonly entries = new Map<string, Entry>();
 
   constructor(private readonly options: ProbeWorkersOptions) {
     const { metrics, log } = options;
-    boundHeapGrowth();
     this.scheduler = new ProbeScheduler({
       concurrency: options.probeConcurrency ?? 256,
       ...(options.clock !== undefined ? { clock: options.clock } : {}),
