@@ -1,6 +1,6 @@
 // Generates packages/schema/src/api/generated/probe-facts.ts from schemas/liveness-probe.schema.json: the handler list (the probe's
 // object-valued properties, in the schema's order), the timing fields with their `default`s and `minimum`s, and each
-// handler's field defaults. src/schema and src/probe both read them from src/api, so a default or a handler is changed
+// handler's field defaults. The schema library and the probe engine both read them from packages/schema/src/api, so a default or a handler is changed
 // in the schema alone; test/unit/api/agreement.test.ts holds the engine and the CRD to it.
 import { livenessProbeSchema, type SchemaNode } from '../../packages/schema/src/schema/schemas.js';
 

@@ -1,6 +1,6 @@
 // Generates packages/schema/src/api/generated/types.ts (TypeScript types) from schemas/: one interface per titled object; the rules
 // a type can carry are carried: LivenessProbe is a union that admits exactly one handler (the handlers as
-// probe-facts.ts reads them from the schema), and a Cluster's apiVersion and kind are the literals src/api names.
+// probe-facts.ts reads them from the schema), and a Cluster's apiVersion and kind are the literals packages/schema/src/api names.
 import { API_VERSION, KIND } from '../../packages/schema/src/api/constants.js';
 import {
   clusterSchema,

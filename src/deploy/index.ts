@@ -1,6 +1,6 @@
 // Deployment (issue 11): the project's Kubernetes manifests rendered from code (what `cluster-probe manifests` prints
 // and manifests/ holds), and the guard against putting the Cluster CRD on a Karmada control plane. Install-time
-// only: nothing here runs in the webhook or the reconciler. Imports src/schema and src/api only.
+// only: nothing here runs in the webhook or the reconciler. Imports the schema package's schema and api entries only.
 export {
   CRD_PATH,
   CRD_SERVED_OVERLAY,

@@ -1,5 +1,5 @@
 // The reconciler's public surface (the package's `./reconciler` export): probe every Cluster and turn transitions into
-// the Healthy condition, an Event and the unhealthy taint. Imports src/schema, src/probe and src/kube (the generic
+// the Healthy condition, an Event and the unhealthy taint. Imports the schema package, the probe engine and src/kube (the generic
 // Kubernetes layer, whose client, informer, queue, leader election and health server are re-exported here for the
 // users of this subpath), never webhook or cli.
 export {

@@ -1,4 +1,4 @@
-// The probe workers of the Clusters this replica owns: one target per Cluster in the scheduler of src/probe (which
+// The probe workers of the Clusters this replica owns: one target per Cluster in the probe engine's scheduler (which
 // owns thresholds and timing), started when a Cluster asks for a probe, replaced when what the probe is built from
 // changes (keeping its state), stopped when the probe goes. A probe that fails validation gets no worker, only its
 // message; a probe aimed at the member's apiEndpoint gets the member's CA, read from the Secret cache at every run.

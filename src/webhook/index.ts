@@ -1,7 +1,7 @@
 // Public face of the webhook (the package's `./webhook` subpath): the pure admission handlers over a decoded
 // AdmissionReview, the HTTP-free pipeline over a raw body, and the HTTPS server with its one request router. The
 // manifests and the guard against putting the CRD on a Karmada control plane are deployment: src/deploy.
-// Imports src/schema only through its index; never src/probe or reconciler.
+// Imports the schema package (@karmada-cluster-probe/schema) only through its entries; never the probe engine or reconciler.
 export {
   ADMISSION_V1,
   ADMISSION_V1BETA1,

@@ -1,4 +1,4 @@
-// The portable stand-ins src/address and src/schema use instead of Node's: ipFamily for node:net's isIP,
+// The portable stand-ins packages/schema/src/address and packages/schema/src/schema use instead of Node's: ipFamily for node:net's isIP,
 // hostToASCII for node:url's domainToASCII, utf8Length for Buffer.byteLength. Each is held to the Node function it
 // replaces, on the inputs that reach it at admission and on generated ones.
 import { expect } from 'chai';

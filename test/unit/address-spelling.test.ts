@@ -1,4 +1,4 @@
-// Properties of the one address parser (src/address): any IPv4 address in any spelling reads as the URL parser and
+// Properties of the one address parser (packages/schema/src/address): any IPv4 address in any spelling reads as the URL parser and
 // the system resolver (inet_aton) read it, and gets the verdict of its dotted form at admission and at connect time;
 // IPv6 reads as Node reads it; one CIDR parser behind the webhook flag, the schema library and the engine.
 import { expect } from 'chai';

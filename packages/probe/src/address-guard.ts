@@ -16,7 +16,7 @@ import {
   type DenyList,
 } from '@karmada-cluster-probe/schema/address';
 
-/** The default deny list, the same array the schema library uses (one home: src/address). */
+/** The default deny list, the same array the schema library uses (one home: packages/schema/src/address). */
 export const DEFAULT_DENY_LIST: readonly string[] = DEFAULT_DENY_CIDRS;
 
 type Denied = Extract<AddressVerdict, { allowed: false }>;

@@ -1,5 +1,5 @@
 // The probe engine's public surface (the package's `./probe` export): run one probe, count thresholds, schedule
-// thousands. Imports nothing of src/schema, src/webhook, src/reconciler, Kubernetes clients or express.
+// thousands. Imports nothing of the schema library's validators, src/webhook, src/reconciler or a Kubernetes client.
 export type {
   ApiServerAction,
   GrpcAction,

@@ -28,7 +28,7 @@ export type { HandlerName };
 type UncheckedProbe = LivenessProbeTiming & LivenessProbeHandlers;
 
 /**
- * The timing a probe that sets none runs with: the schema's defaults (src/api, generated from schemas/), and Go's
+ * The timing a probe that sets none runs with: the schema's defaults (packages/schema/src/api, generated from schemas/), and Go's
  * zero value for a field the kubelet does not default (initialDelaySeconds).
  */
 export const PROBE_DEFAULTS: Readonly<ResolvedTiming> = Object.freeze(
@@ -63,7 +63,7 @@ export function handlerOf(probe: UncheckedProbe): { ok: true; name: HandlerName 
   };
 }
 
-/** The host of an apiEndpoint URL, without IPv6 brackets (the one parser, src/address's endpointHost). */
+/** The host of an apiEndpoint URL, without IPv6 brackets (the one parser, packages/schema/src/address's endpointHost). */
 export function hostOfEndpoint(apiEndpoint: string | undefined): string | undefined {
   return endpointHost(apiEndpoint);
 }

@@ -1,6 +1,6 @@
 // The probe engine's input and output shapes. The probe's own fields (spec.livenessProbe) are the types generated
-// from schemas/ into src/api, under the engine's names; the rest (context, result, timing) is the engine's own.
-// Deliberately independent of src/schema and of any Kubernetes client, so the engine can be used and tested alone.
+// from schemas/ into packages/schema/src/api, under the engine's names; the rest (context, result, timing) is the engine's own.
+// Deliberately independent of the schema library's validators and of any Kubernetes client, so the engine can be used and tested alone.
 import type {
   APIServerAction,
   GRPCAction,

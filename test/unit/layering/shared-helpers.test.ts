@@ -35,11 +35,11 @@ export const IS_RECORD_COPY =
   /\(\s*(\w+)\s*:\s*unknown\s*\)\s*:\s*\1\s+is\s+Record<string,\s*unknown>|typeof\s+(\w+)\s*===\s*'object'\s*&&\s*\2\s*!==\s*null\s*&&\s*!Array\.isArray\(\s*\2\s*\)/;
 
 describe('shared helpers', () => {
-  it('no file of src/ writes messageOf again (import it from src/api)', () => {
+  it('no file of src/ writes messageOf again (import it from @karmada-cluster-probe/schema/api)', () => {
     expect(copies(MESSAGE_OF_COPY)).to.deep.equal([]);
   });
 
-  it('no file of src/ writes isRecord again (import it from src/api)', () => {
+  it('no file of src/ writes isRecord again (import it from @karmada-cluster-probe/schema/api)', () => {
     expect(copies(IS_RECORD_COPY)).to.deep.equal([]);
   });
 

@@ -55,7 +55,7 @@ describe('disruption guard: decisions (pure)', () => {
       it(`${failing} of ${total} failing is ${state}`, () => {
         expect(domainState(total, failing, t)).to.equal(state);
       });
-    it('takes its defaults from the one table in src/api', () => {
+    it('takes its defaults from the one table in packages/schema/src/api', () => {
       expect(t.unhealthyDomainThreshold).to.equal(DISRUPTION_DEFAULTS.unhealthyDomainThreshold);
       expect(t.largeDomainSize).to.equal(DISRUPTION_DEFAULTS.largeDomainSize);
       expect(t.partialMinFailing).to.equal(DISRUPTION_DEFAULTS.partialMinFailing);
