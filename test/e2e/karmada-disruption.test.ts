@@ -268,7 +268,13 @@ describe('Karmada v1.18.2: the disruption guard (e2e)', function () {
       `      member1 (region r1) tainted after ${(took / 1000).toFixed(1)} s (bound ${bound / 1000} s)\n`,
     );
     expect(took).to.be.below(bound);
-    expect(healthyOf(await getCluster('member1'))).to.include({ status: 'False', reason: 'LivenessProbeFailed' });
+    // The taint is written first, the condition in the status write after it (a second request): wait for it rather
+    // than read once right after the taint (found by CI in a fresh clone: read in between, Healthy was still True).
+    const condition = await waitFor('member1 Healthy=False', 30_000, async () => {
+      const h = healthyOf(await getCluster('member1'));
+      return h?.status === 'False' ? h : undefined;
+    });
+    expect(condition).to.include({ status: 'False', reason: 'LivenessProbeFailed' });
     expect(healthyOf(await getCluster('member2'))?.status).to.equal('True');
     await deploy('web-zone-down');
     const placed = await waitFor('ResourceBinding web-zone-down scheduled', 90_000, async () => {
