@@ -107,14 +107,13 @@ export class ClusterFamily {
 
 export class ClusterMetrics {
   private readonly series = new Map<string, Series>();
-  readonly families: readonly ClusterFamily[];
 
   constructor(
     registry: Registry,
     private readonly wallClockMs: () => number = Date.now,
   ) {
-    this.families = FAMILIES.map((f) => new ClusterFamily(this, f.key, f.type));
-    for (const f of this.families) registry.registerMetric(f as unknown as Parameters<Registry['registerMetric']>[0]);
+    for (const f of FAMILIES.map((x) => new ClusterFamily(this, x.key, x.type)))
+      registry.registerMetric(f as unknown as Parameters<Registry['registerMetric']>[0]);
   }
 
   /** Clusters with series now. */
