@@ -1,504 +1,340 @@
-// The controller that drives the reconcile (as controller-runtime's controller drives a Reconciler): wiring only. The
-// Cluster informer, the probe workers' transitions and every relist queue a Cluster's name on a keyed work queue, and
-// the queue calls ClusterReconciler.reconcile(name) (cluster-reconciler.ts), where every decision about a Cluster is.
-import { RealClock, type Clock, type WorkerState } from '@karmada-cluster-probe/probe';
-import { Informer } from '../kube/informer.js';
-import type { KubeApi } from '../kube/client.js';
-import { WorkQueue, type QueuePriority } from '../kube/work-queue.js';
-import type { Cluster } from '@karmada-cluster-probe/schema';
-import { CLUSTERS_PATH, ClusterWriter } from './cluster-writer.js';
-import { ClusterReconciler } from './cluster-reconciler.js';
-import { verdictOf } from './cluster-metrics.js';
+// The Manager, as controller-runtime names it: a Kubernetes client, optional leader election or Lease sharding, and the
+// Cluster controller (ClusterController, manager.ts) that runs while this replica leads (always, without election; while
+// its member Lease is renewed, with Lease sharding). Start, stop (workers first, then the lease is released), readiness.
+// Lease sharding's order of a view change (release, publish, then start behind the fence): docs/sharding.md.
+// The CLI is a thin shell around it; tests run it in-process or through the CLI.
+import type { KubeConfig } from '@kubernetes/client-node';
+import { KubeClient, type KubeApi } from '../kube/client.js';
+import { LeaderElector } from '../kube/leader-election.js';
+import { LeaseMembership } from '../kube/membership.js';
+import { RealClock, type Clock, type TimerHandle } from '@karmada-cluster-probe/probe';
+import { messageOf } from '@karmada-cluster-probe/schema/api';
 import type { TaintEffectOption } from './desired-state.js';
-import type { ReconcilerMetrics } from './metrics.js';
-import { ProbeWorkers, type ProbeWorkersOptions } from './probe-workers.js';
-import { SecretStore } from './secret-store.js';
-import { ownsCluster, type LeaseAssignment, type Shard } from './shard.js';
-import { DisruptionGuard } from './disruption-guard.js';
-import { DEFAULT_THRESHOLDS, type FailureDomainMode, type GuardThresholds } from './disruption.js';
-import { Sentinels } from './sentinels.js';
-import { DISRUPTION_DEFAULTS } from '../facts/disruption.js';
-import { definedFields, messageOf } from '@karmada-cluster-probe/schema/api';
-import { HEALTHY_CONDITION } from './desired-state.js';
+import { ClusterController, type ControllerOptions, type DisruptionOptions, type ManagerLog } from './cluster-controller.js';
+import { createMetrics, type ReconcilerMetrics } from './metrics.js';
+import { encodeView, LeaseAssignment, type Shard } from './shard.js';
 
-/** The disruption guard's settings (docs/reconciler.md, "When the prober is the thing that broke"). */
-export interface DisruptionOptions {
-  mode?: FailureDomainMode;
-  thresholds?: Partial<GuardThresholds>;
-  partialDisruptionRate?: number;
-  /** Targets outside every member that must always answer (URLs: http, https, tcp). */
-  sentinels?: readonly string[];
-  sentinelPeriodSeconds?: number;
-  sentinelTimeoutSeconds?: number;
-  sentinelFailureThreshold?: number;
-  tickMs?: number;
+export interface ReconcilerLog extends ManagerLog {
+  error(obj: object, msg: string): void;
 }
 
-export interface ManagerLog {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  debug(obj: object, msg: string): void;
+export interface LeaderElectionOptions {
+  namespace: string;
+  /** Lease name; the shard or the Pull-mode cluster name is appended so each has its own leader. */
+  name: string;
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
 }
 
-export interface ControllerOptions {
-  api: KubeApi;
+/** `--sharding lease`: every replica active, the Clusters spread over the live members (docs/sharding.md). */
+export interface LeaseShardingOptions {
+  /** Where the member Leases live. */
+  namespace: string;
+  /** The group: the label value of its Leases and the prefix of their names. */
+  group: string;
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
+  /** The clock the Leases' durations are measured on (tests inject a fake one); the probes keep `clock`. */
+  clock?: Clock;
+}
+
+export interface ReconcilerOptions {
+  /** A loaded KubeConfig, or an API to use as it is (tests). */
+  kubeConfig?: KubeConfig;
+  api?: KubeApi;
   taintEffect: TaintEffectOption;
-  metrics: ReconcilerMetrics;
-  log: ManagerLog;
   identity: string;
-  eventNamespace?: string;
-  shard?: Shard;
-  /** Pull mode: only this Cluster (the informer is narrowed to it with a field selector), whatever its syncMode. */
+  log: ReconcilerLog;
+  leaderElection?: LeaderElectionOptions;
   clusterName?: string;
-  /** Without clusterName: probe syncMode Pull Clusters too (by default their in-member agent does). */
   includePullClusters?: boolean;
+  shard?: Shard;
   probeConcurrency?: number;
   writeConcurrency?: number;
-  /** Full relist (and reconcile of every Cluster) period; default 10 minutes. */
   resyncMs?: number;
-  /** The clock of the probes, the disruption guard, the work queue, the Cluster informer and the writes' timestamps. */
-  clock?: Clock;
-  random?: () => number;
+  eventNamespace?: string;
+  qps?: number;
+  burst?: number;
   denyList?: readonly string[];
-  /** How long a probe waits for the Secret list before it reports the credentials unavailable. */
-  credentialsWaitMs?: number;
-  /** The disruption guard: on with the defaults when absent; `false` turns it off (every verdict written at once). */
+  clock?: Clock;
+  metrics?: ReconcilerMetrics;
+  /** The disruption guard: on with its defaults when absent; `false` turns it off. */
   disruption?: DisruptionOptions | false;
-  /** The engine's runProbe, or another a test hands in (a partition of one replica: its probes sent elsewhere). */
-  runProbe?: ProbeWorkersOptions['runProbe'];
-  /**
-   * Lease sharding (docs/sharding.md): which Clusters are ours under the published view, and which a peer still
-   * claims. Absent: `shard` (static) or every Cluster, and none of the work below is done.
-   */
-  assignment?: LeaseAssignment;
+  /** The engine's runProbe, or another a test hands in (ControllerOptions.runProbe). */
+  runProbe?: ControllerOptions['runProbe'];
+  /** Lease sharding; not with leaderElection, shard or clusterName. */
+  sharding?: LeaseShardingOptions;
 }
 
-/** Lease sharding's state in the controller: only built with `assignment`, so the single-replica path pays nothing. */
-interface LeaseState {
-  assignment: LeaseAssignment;
-  /** Clusters we started (probe and write) and have not released. */
-  held: Set<string>;
-  /** A Cluster that became ours, fetched whole by a GET (the informer holds only its stub until its next event). */
-  fetched: Map<string, Cluster>;
-  /** The stubs the informer holds (a stub is no ground for a probe: its probe and conditions are not in it). */
-  stubs: WeakSet<Cluster>;
-  /** Reconciles running, by Cluster, so that a release waits for the writes in flight. */
-  inflight: Map<string, Promise<unknown>>;
+/** The Lease name for this replica's shard or Pull-mode Cluster. */
+export function leaseNameFor(base: string, shard: Shard | undefined, clusterName: string | undefined): string {
+  if (clusterName !== undefined) return `${base}-${clusterName}`.slice(0, 253);
+  if (shard !== undefined && shard.count > 1) return `${base}-shard-${shard.index}-of-${shard.count}`;
+  return base;
 }
 
-/**
- * Most Clusters reconciled at once by default. A reconcile that changes a verdict makes 3 requests one after another
- * (taint, condition, Event); at 50 transitions a second (10% of 5,000 Clusters within a period of 10 s) and a few tens
- * of ms per request under that load, 16 slots were all busy and taints waited for one. See docs/reconciler.md.
- */
-export const DEFAULT_WRITE_CONCURRENCY = 64;
-
-/**
- * A Cluster this replica judges, as cached: without what the reconciler never reads and never writes back (its writes
- * are merge patches of spec.taints and status.conditions alone). managedFields can be most of an object; a member's
- * status (apiEnablements, node and resource summaries, written by Karmada's status controller every 10 s) most of
- * the rest, and resourceModels a few kB that Karmada's webhook defaults on every Cluster.
- */
-export function slimCluster(cluster: Cluster): Cluster {
-  const { managedFields: _fields, ...metadata } = cluster.metadata ?? {};
-  const { resourceModels: _models, ...spec } = cluster.spec ?? ({} as Cluster['spec']);
-  const conditions = cluster.status?.conditions;
-  const out: Cluster = { ...cluster, metadata, spec: spec as Cluster['spec'] };
-  if (cluster.status !== undefined) out.status = conditions !== undefined ? { conditions } : {};
-  return out;
-}
-
-/**
- * A Cluster another replica judges (another shard's, a Pull agent's), as cached: only what decides who owns it (its
- * name and syncMode) and what the disruption guard reads of it (its failure domain: labels, region, zones; the Healthy
- * condition its owner wrote). At 100,000 Clusters over 10 shards a shard keeps 90,000 of these, so their size is most
- * of its memory: tens of bytes of fields against the kilobytes of a member's status. The next watch event brings the
- * whole object again, so a Cluster that becomes this replica's (its syncMode changed) is cached whole at once.
- */
-export function stubCluster(cluster: Cluster): Cluster {
-  const m = cluster.metadata ?? {};
-  const spec = cluster.spec ?? ({} as Cluster['spec']);
-  const healthy = cluster.status?.conditions?.find((c) => c.type === HEALTHY_CONDITION);
-  const out: Cluster = {
-    apiVersion: cluster.apiVersion,
-    kind: cluster.kind,
-    metadata: definedFields({
-      name: m.name,
-      uid: m.uid,
-      resourceVersion: m.resourceVersion,
-      labels: m.labels,
-      deletionTimestamp: m.deletionTimestamp,
-    }),
-    spec: definedFields({
-      syncMode: spec.syncMode,
-      region: spec.region,
-      zones: spec.zones,
-      zone: spec.zone,
-    }) as Cluster['spec'],
-  };
-  if (healthy !== undefined) out.status = { conditions: [healthy] };
-  return out;
-}
-
-/** The Cluster controller: informer, work queue, probe workers, disruption guard; calls ClusterReconciler. */
-export class ClusterController {
-  readonly informer: Informer<Cluster>;
-  private readonly queue: WorkQueue;
-  private readonly secrets: SecretStore;
-  private readonly probes: ProbeWorkers;
-  private readonly reconciler: ClusterReconciler;
-  readonly guard: DisruptionGuard | undefined;
-  private readonly sentinels: Sentinels | undefined;
-  private readonly lease: LeaseState | undefined;
+/** controller-runtime's Manager: the client, the lease and the controller it runs while leading. */
+export class Manager {
+  readonly metrics: ReconcilerMetrics;
+  private readonly api: KubeApi;
+  private readonly ownClient: KubeClient | undefined;
+  private manager: ClusterController | undefined;
+  private managerStopping: Promise<void> = Promise.resolve();
+  private readonly elector: LeaderElector | undefined;
+  private readonly membership: LeaseMembership | undefined;
+  private readonly assignment: LeaseAssignment | undefined;
+  private rebalancing: Promise<void> | undefined;
+  private rebalanceAgain = false;
+  private retryTimer: TimerHandle | undefined;
+  private readonly shardClock: Clock;
   private stopped = false;
-  /** No write from now on (fence()): leadership or the member Lease was lost, the stop is on its way. */
-  private writesFenced = false;
-  /**
-   * Aborted by fence(): a write that passed mayWrite but still waits for the client's rate limit (a mass failure
-   * queues hundreds) is dropped before it is sent, not sent after this replica's Lease may be seen as expired.
-   */
-  private readonly writesAbort = new AbortController();
 
-  constructor(private readonly options: ControllerOptions) {
-    const { metrics, log } = options;
-    if (options.assignment !== undefined)
-      this.lease = {
-        assignment: options.assignment,
-        held: new Set(),
-        fetched: new Map(),
-        stubs: new WeakSet(),
-        inflight: new Map(),
-      };
-    const watchRestarted =
-      (resource: string) =>
-      (reason: 'gone' | 'error' | 'resync', err?: unknown): void => {
-        metrics.watchRestarts.inc({ resource, reason });
-        if (reason !== 'resync') log.warn({ resource, reason, err: messageOf(err) }, 'watch restarted');
-      };
-    this.informer = new Informer<Cluster>({
-      api: options.api,
-      path: CLUSTERS_PATH,
-      resource: 'clusters',
-      // Another replica's Cluster is kept as a stub: every shard watches the whole fleet (a shard is a hash of the
-      // name, which no selector can express), but holds in full only the Clusters it judges.
-      transform: (cluster) => {
-        if (this.owns(cluster)) return slimCluster(cluster);
-        const stub = stubCluster(cluster);
-        this.lease?.stubs.add(stub);
-        return stub;
-      },
-      ...(options.clusterName !== undefined ? { fieldSelector: `metadata.name=${options.clusterName}` } : {}),
-      resyncMs: options.resyncMs,
-      onRestart: watchRestarted('clusters'),
-      onHandlerError: (err) => log.warn({ resource: 'clusters', err: messageOf(err) }, 'informer handler failed'),
-      clock: options.clock,
-    });
-    this.secrets = new SecretStore({
-      api: options.api,
-      resyncMs: options.resyncMs,
-      onRestart: watchRestarted('secrets'),
-      onHandlerError: (err) => log.warn({ resource: 'secrets', err: messageOf(err) }, 'informer handler failed'),
-    });
-    const d = options.disruption;
-    if (d !== false) {
-      const clock = options.clock ?? new RealClock();
-      this.guard = new DisruptionGuard({
-        mode: d?.mode ?? { kind: 'topology' },
-        thresholds: { ...DEFAULT_THRESHOLDS, ...d?.thresholds },
-        partialDisruptionRate: d?.partialDisruptionRate ?? DISRUPTION_DEFAULTS.partialDisruptionRate,
-        taintEffect: options.taintEffect,
-        clock,
-        metrics,
-        log,
-        get: (name) => this.informer.get(name),
-        stateOf: (name) => this.probes.stateOf(name),
-        requeue: (name) => this.enqueue(name, 'high'),
-        tickMs: d?.tickMs,
+  constructor(private readonly options: ReconcilerOptions) {
+    this.metrics = options.metrics ?? createMetrics();
+    if (options.api !== undefined) this.api = options.api;
+    else {
+      if (options.kubeConfig === undefined) throw new Error('reconciler: a kubeConfig or an api is required');
+      this.ownClient = new KubeClient(options.kubeConfig, {
+        qps: options.qps,
+        burst: options.burst,
+        onResponse: (method, code) => this.metrics.apiRequests.inc({ method, code }),
       });
-      if (d?.sentinels !== undefined && d.sentinels.length > 0)
-        this.sentinels = new Sentinels({
-          urls: d.sentinels,
-          periodSeconds: d.sentinelPeriodSeconds ?? DISRUPTION_DEFAULTS.sentinelPeriodSeconds,
-          timeoutSeconds: d.sentinelTimeoutSeconds ?? DISRUPTION_DEFAULTS.sentinelTimeoutSeconds,
-          failureThreshold: d.sentinelFailureThreshold ?? DISRUPTION_DEFAULTS.sentinelFailureThreshold,
-          guard: this.guard,
-          clock,
-          denyList: options.denyList,
-        });
+      this.api = this.ownClient;
     }
-    this.probes = new ProbeWorkers({
-      guard: this.guard,
-      secrets: this.secrets,
-      metrics,
-      log,
-      // A transition is a verdict that changed: it goes ahead of every Cluster queued for another reason (changes,
-      // relists, the condition after a taint), so that in a mass failure the taints are written first.
-      onTransition: (name) => this.enqueue(name, 'high'),
-      // An errored probe's Event (once per probe state) waits its turn: it is no verdict.
-      onErrored: (name) => this.enqueue(name),
-      probeConcurrency: options.probeConcurrency,
-      clock: options.clock,
-      random: options.random,
-      denyList: options.denyList,
-      credentialsWaitMs: options.credentialsWaitMs,
-      ...(options.runProbe !== undefined ? { runProbe: options.runProbe } : {}),
-    });
-    const lease = this.lease;
-    this.reconciler = new ClusterReconciler({
-      get: lease === undefined ? (name) => this.informer.get(name) : (name) => this.cached(name),
-      owns: lease === undefined ? (cluster) => this.owns(cluster) : (cluster) => this.starts(cluster),
-      workers: this.probes,
-      guard: this.guard,
-      held: (name, desired) => metrics.perCluster.held(name, verdictOf(desired)),
-      writer: new ClusterWriter({
-        api: options.api,
-        taintEffect: options.taintEffect,
-        metrics,
-        log,
+    const sh = options.sharding;
+    this.shardClock = sh?.clock ?? new RealClock();
+    if (sh !== undefined) {
+      if (options.leaderElection !== undefined || options.shard !== undefined || options.clusterName !== undefined)
+        throw new Error(
+          'reconciler: Lease sharding goes with neither leader election, a static shard nor a cluster name',
+        );
+      this.assignment = new LeaseAssignment(options.identity);
+      this.membership = new LeaseMembership({
+        api: this.api,
+        namespace: sh.namespace,
+        group: sh.group,
         identity: options.identity,
-        eventNamespace: options.eventNamespace ?? 'default',
-        // Asked before every write: with Lease sharding, a Cluster released meanwhile is no longer ours to write.
-        mayWrite: lease === undefined ? () => !this.writesFenced : (name) => !this.writesFenced && lease.held.has(name),
-        signal: this.writesAbort.signal,
-        clock: options.clock,
-      }),
-    });
-    this.queue = new WorkQueue({
-      clock: options.clock,
-      concurrency: options.writeConcurrency ?? DEFAULT_WRITE_CONCURRENCY,
-      handler:
-        lease === undefined
-          ? (name) => {
-              metrics.queueDepth.set(this.queue.length);
-              return this.stopped ? Promise.resolve() : this.reconciler.reconcile(name);
-            }
-          : (name) => {
-              metrics.queueDepth.set(this.queue.length);
-              if (this.stopped) return Promise.resolve();
-              const run = this.reconcileLeased(name);
-              lease.inflight.set(name, run);
-              return run.finally(() => {
-                if (lease.inflight.get(name) === run) lease.inflight.delete(name);
-              });
-            },
-      onError: (name, err, attempt) =>
-        log.warn({ cluster: name, attempt, err: messageOf(err) }, 'reconcile failed; retrying'),
-    });
-    const changed = (cluster: Cluster, gone = false): void => {
-      metrics.clusters.set(this.informer.size);
-      const name = cluster.metadata?.name ?? '';
-      if (lease !== undefined) {
-        // The event's object was cached as the view has it now: a GET made earlier is no longer the newest copy.
-        lease.fetched.delete(name);
-        this.guard?.observeOther(name, gone || lease.held.has(name) ? undefined : cluster);
-        if (this.owns(cluster) || lease.held.has(name)) this.enqueue(name);
-        return;
-      }
-      this.guard?.observeOther(name, gone || this.owns(cluster) ? undefined : cluster);
-      // Another replica's Cluster needs no reconcile here, unless it was ours a moment ago (a worker to stop): every
-      // write Karmada makes to any Cluster in the fleet would otherwise go through this replica's queue.
-      if (this.owns(cluster) || this.probes.stateOf(name) !== undefined) this.enqueue(name);
-    };
-    this.informer.addHandlers({
-      onAdd: changed,
-      onUpdate: (_old, cluster) => changed(cluster),
-      onDelete: (cluster) => {
-        // A new object of the same name starts afresh: no backoff carried over.
-        this.queue.forget(cluster.metadata?.name ?? '');
-        changed(cluster, true);
-      },
-      onSync: () => {
-        metrics.clusters.set(this.informer.size);
-        for (const name of this.probes.names()) this.enqueue(name);
-      },
-    });
+        leaseDurationMs: sh.leaseDurationMs,
+        renewDeadlineMs: sh.renewDeadlineMs,
+        retryPeriodMs: sh.retryPeriodMs,
+        clock: this.shardClock,
+        log: options.log,
+        onWrite: (outcome) => this.metrics.writes.inc({ kind: 'lease', outcome }),
+        onChange: () => {
+          // A Lease not renewed within the renew deadline stops every write now, not when the view change in
+          // progress (a release waiting for writes, a publish) lets the next rebalance run: the others may count
+          // our Lease expired a lease duration after our last renewal, and take our Clusters.
+          if (this.membership?.healthy === false && this.manager !== undefined) {
+            this.options.log.warn({ lease: this.membership.leaseName }, 'member lease lost: every Cluster released');
+            this.stopManager();
+          }
+          this.rebalance();
+        },
+      });
+      this.metrics.shardSource = () => {
+        const counts = this.manager?.shardCounts() ?? { assignable: 0, owned: 0, fenced: 0 };
+        return { ...counts, members: this.assignment!.published.length };
+      };
+    }
+    const le = options.leaderElection;
+    if (le !== undefined) {
+      this.elector = new LeaderElector({
+        api: this.api,
+        namespace: le.namespace,
+        name: leaseNameFor(le.name, options.shard, options.clusterName),
+        identity: options.identity,
+        leaseDurationMs: le.leaseDurationMs,
+        renewDeadlineMs: le.renewDeadlineMs,
+        retryPeriodMs: le.retryPeriodMs,
+        log: options.log,
+        onWrite: (outcome) => this.metrics.writes.inc({ kind: 'lease', outcome }),
+        onStartedLeading: () => this.startManager(),
+        onStoppedLeading: () => this.stopManager(),
+      });
+    }
+    this.metrics.leader.set(0);
   }
 
-  /** True once the Clusters are listed. */
+  /** Leading (with election), a member that may write (Lease sharding), or simply running. */
+  get isLeader(): boolean {
+    if (this.membership !== undefined) return this.manager !== undefined;
+    return this.elector === undefined ? !this.stopped : this.elector.isLeader;
+  }
+
+  /** With Lease sharding: whether this replica probes and writes the Cluster now (else: whether it leads). */
+  ownsNow(name: string): boolean {
+    if (this.assignment === undefined) return this.isLeader;
+    return this.manager?.holds(name) ?? false;
+  }
+
+  /** Changes whenever what this replica owns may have changed (Lease sharding), for those that cache ownership. */
+  get ownershipEpoch(): number {
+    return this.assignment?.epoch ?? 0;
+  }
+
+  /** The member Lease (Lease sharding), for tests and tools. */
+  get memberLease(): LeaseMembership | undefined {
+    return this.membership;
+  }
+
+  /** Ready: the Clusters are listed (leader), or standing by as a follower. */
   get ready(): boolean {
-    return this.informer.hasSynced;
+    if (this.stopped) return false;
+    if (this.elector !== undefined && !this.elector.isLeader) return true;
+    // A member whose Lease lapsed serves nothing until renewed; until the first view, not ready.
+    return this.manager?.ready ?? false;
   }
 
-  /** Probe workers running. */
-  get workers(): number {
-    return this.probes.size;
-  }
-
-  /** The worker state of a Cluster, for tests and debugging. */
-  stateOf(name: string): WorkerState | undefined {
-    return this.probes.stateOf(name);
+  /** The running manager (while leading), for tests. */
+  get clusterManager(): ClusterController | undefined {
+    return this.manager;
   }
 
   start(): void {
-    if (this.guard !== undefined) this.options.log.info(this.guard.describe(), 'disruption guard on');
-    else this.options.log.warn({}, 'disruption guard off: every failure verdict is written at once');
-    this.guard?.start();
-    this.sentinels?.start();
-    this.informer.start();
+    this.options.log.info(
+      {
+        identity: this.options.identity,
+        taintEffect: this.options.taintEffect,
+        leaderElection: this.elector !== undefined,
+        clusterName: this.options.clusterName,
+        shard: this.options.shard,
+        sharding: this.membership !== undefined ? { lease: this.membership.leaseName } : undefined,
+      },
+      'reconciler starting',
+    );
+    if (this.membership !== undefined) this.membership.start();
+    else if (this.elector !== undefined) this.elector.start();
+    else this.startManager();
   }
 
-  /** Reconciles one Cluster now (the queue does it on every change; tests and tools may too). */
-  async reconcile(name: string): Promise<void> {
-    if ((await this.reconciler.reconcile(name)).requeue === true) this.enqueue(name);
+  private startManager(): void {
+    if (this.stopped || this.manager !== undefined) return;
+    const o = this.options;
+    const manager = new ClusterController({
+      api: this.api,
+      taintEffect: o.taintEffect,
+      metrics: this.metrics,
+      log: o.log,
+      identity: o.identity,
+      eventNamespace: o.eventNamespace,
+      shard: o.shard,
+      clusterName: o.clusterName,
+      includePullClusters: o.includePullClusters,
+      probeConcurrency: o.probeConcurrency,
+      writeConcurrency: o.writeConcurrency,
+      resyncMs: o.resyncMs,
+      denyList: o.denyList,
+      clock: o.clock,
+      disruption: o.disruption,
+      ...(o.runProbe !== undefined ? { runProbe: o.runProbe } : {}),
+      ...(this.assignment !== undefined ? { assignment: this.assignment } : {}),
+    });
+    this.manager = manager;
+    this.metrics.leader.set(1);
+    // A manager still stopping (leadership lost and regained quickly) finishes first.
+    void this.managerStopping.then(() => {
+      if (this.manager === manager) manager.start();
+    });
   }
 
-  /** Resolves when no reconcile is queued or running. */
-  idle(): Promise<void> {
-    return this.queue.idle();
+  private stopManager(): void {
+    const m = this.manager;
+    this.manager = undefined;
+    this.metrics.leader.set(0);
+    // No write from the moment leadership is lost, not from when the stop gets its turn (controller-runtime cancels
+    // the manager's context at once): a write held by an unreachable apiserver must not be retried after.
+    m?.fence();
+    if (m !== undefined) this.managerStopping = this.managerStopping.then(() => m.stop());
   }
 
-  /** Stops every write at once (the workers and informers stop after, in stop()). */
-  fence(): void {
-    this.writesFenced = true;
-    this.writesAbort.abort(new Error('writes fenced: leadership or the member Lease lost'));
+  /**
+   * Lease sharding: brings what this replica acts on to the live members, in the fence's order: (1) stop the Clusters
+   * it loses and wait for their writes, (2) publish the new view in its Lease, (3) start the ones it gains once no live
+   * peer's published view claims them. A Lease not renewed in time stops everything first. Calls run one at a time.
+   */
+  private rebalance(): void {
+    if (this.rebalancing !== undefined) {
+      this.rebalanceAgain = true;
+      return;
+    }
+    this.rebalancing = (async () => {
+      do {
+        this.rebalanceAgain = false;
+        try {
+          await this.rebalanceOnce();
+        } catch (err) {
+          this.options.log.warn({ err: messageOf(err) }, 'shard rebalance failed; retrying');
+          this.retryRebalance();
+        }
+      } while (this.rebalanceAgain && !this.stopped);
+    })().finally(() => {
+      this.rebalancing = undefined;
+    });
   }
 
+  private retryRebalance(): void {
+    if (this.stopped || this.membership === undefined) return;
+    if (this.retryTimer !== undefined) this.shardClock.clearTimer(this.retryTimer);
+    this.retryTimer = this.shardClock.setTimer(this.shardClock.now() + this.membership.durations.retryPeriodMs, () =>
+      this.rebalance(),
+    );
+  }
+
+  private async rebalanceOnce(): Promise<void> {
+    const m = this.membership!;
+    const a = this.assignment!;
+    if (this.stopped) return;
+    if (!m.healthy) {
+      // As a leader that lost its Lease: every worker and write stops, then the Lease claims nothing.
+      if (this.manager !== undefined) {
+        this.options.log.warn({ lease: m.leaseName }, 'member lease lost: every Cluster released');
+        this.stopManager();
+      }
+      await this.managerStopping;
+      if (a.published.length > 0 || a.moving) a.clear();
+      m.setAnnotation('');
+      return;
+    }
+    if (!m.synced) return;
+    const next = m.members();
+    a.setPeers(m.published());
+    if (encodeView(next) !== encodeView(a.published)) {
+      a.beginMove(next);
+      const released = (await this.manager?.release()) ?? [];
+      if (!(await m.publish(encodeView(next)))) {
+        // Still moving: only what both views give us runs. Tried again each retry period.
+        this.retryRebalance();
+        return;
+      }
+      if (this.stopped || !m.healthy) return this.rebalanceOnce();
+      a.commit(next);
+      a.setPeers(m.published());
+      this.metrics.shardRebalances.inc();
+      this.options.log.info({ members: next, released: released.length }, 'shard view published');
+    }
+    if (this.manager === undefined) this.startManager();
+    this.manager?.reassign();
+  }
+
+  /** Stops the workers and the informers, waits for writes in flight, then releases the lease. */
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    this.fence();
-    await this.informer.stop();
-    await this.sentinels?.stop();
-    this.guard?.stop();
-    const n = await this.probes.stop();
-    await this.queue.stop();
-    await this.secrets.stop();
-    this.reconciler.reset();
-    this.options.log.info({ workers: n }, 'workers stopped');
-  }
-
-  private enqueue(name: string, priority: QueuePriority = 'normal'): void {
-    if (this.stopped) return;
-    this.queue.add(name, priority);
-    this.options.metrics.queueDepth.set(this.queue.length);
-  }
-
-  /** Some replica probes the Cluster: Pull mode's one, else Push ones (and Pull if told). */
-  private assignable(cluster: Cluster): boolean {
-    if (this.options.clusterName !== undefined) return cluster.metadata?.name === this.options.clusterName;
-    return cluster.spec?.syncMode !== 'Pull' || this.options.includePullClusters === true;
-  }
-
-  /** Whether this replica probes the Cluster: Pull mode's one, else Push ones (and Pull if told) in its shard. */
-  private owns(cluster: Cluster): boolean {
-    const name = cluster.metadata?.name ?? '';
-    if (this.options.clusterName !== undefined) return name === this.options.clusterName;
-    if (cluster.spec?.syncMode === 'Pull' && this.options.includePullClusters !== true) return false;
-    if (this.lease !== undefined) return this.lease.assignment.mine(name);
-    return ownsCluster(name, this.options.shard);
-  }
-
-  // ---- Lease sharding only (docs/sharding.md); never called without `assignment`. ----
-
-  /** The Cluster as the reconcile should see it: a whole copy fetched on gaining it, else the informer's. */
-  private cached(name: string): Cluster | undefined {
-    return this.lease!.fetched.get(name) ?? this.informer.get(name);
-  }
-
-  /**
-   * Whether this replica may probe and write the Cluster now: ours under the published view (and the one we move to),
-   * and, to start it, claimed by no live peer's published view (the fence). Once started it is kept until our own
-   * view drops it: a peer that claims it too waits for us (its fence), never the other way round.
-   */
-  private starts(cluster: Cluster): boolean {
-    const lease = this.lease!;
-    const name = cluster.metadata?.name ?? '';
-    if (!this.owns(cluster) || (!lease.held.has(name) && lease.assignment.fenced(name))) {
-      if (lease.held.delete(name)) {
-        lease.assignment.epoch++;
-        this.guard?.observeOther(name, cluster);
-      }
-      return false;
-    }
-    if (!lease.held.has(name)) {
-      lease.held.add(name);
-      lease.assignment.epoch++;
-      // Its record moves with it: ours from now on, no longer observed from its condition.
-      this.guard?.observeOther(name, undefined);
-    }
-    return true;
-  }
-
-  /** A Cluster that became ours is a stub in the cache: fetched whole before its worker starts. */
-  private async reconcileLeased(name: string): Promise<QueueResultLike> {
-    const lease = this.lease!;
-    const cached = this.informer.get(name);
-    if (
-      cached !== undefined &&
-      lease.stubs.has(cached) &&
-      !lease.fetched.has(name) &&
-      this.owns(cached) &&
-      !lease.assignment.fenced(name)
-    ) {
-      const whole = await this.options.api.request<Cluster>('GET', `${CLUSTERS_PATH}/${encodeURIComponent(name)}`);
-      // An event that came meanwhile cached a newer copy (whole, as the view has it now): keep that one.
-      if (this.informer.get(name) === cached) lease.fetched.set(name, slimCluster(whole));
-    }
-    const out = await this.reconciler.reconcile(name);
-    if (this.informer.get(name) === undefined && lease.held.delete(name)) lease.assignment.epoch++;
-    return out;
-  }
-
-  /**
-   * Stops the Clusters no longer ours (the view moving, or our Lease lost) and waits for their writes in flight: after
-   * it, nothing of theirs is written by this replica. Lease sharding only.
-   */
-  async release(): Promise<string[]> {
-    const lease = this.lease;
-    if (lease === undefined) return [];
-    const released: string[] = [];
-    for (const name of [...lease.held]) {
-      const cached = this.informer.get(name);
-      if (cached !== undefined && this.owns(cached)) continue;
-      lease.held.delete(name);
-      lease.assignment.epoch++;
-      released.push(name);
-      this.probes.remove(name, 'not-owned');
-      this.reconciler.forget(name);
-      lease.fetched.delete(name);
-      this.guard?.observeOther(name, cached);
-    }
-    await Promise.all(released.map((name) => lease.inflight.get(name)));
-    if (released.length > 0) this.options.log.info({ clusters: released.length }, 'clusters released');
-    return released;
-  }
-
-  /** After a view (ours or a peer's) changed: every Cluster whose state differs from it is queued. Lease sharding only. */
-  reassign(): void {
-    const lease = this.lease;
-    if (lease === undefined || this.stopped) return;
-    for (const cluster of this.informer.values()) {
-      const name = cluster.metadata?.name ?? '';
-      if (this.owns(cluster) !== lease.held.has(name)) this.enqueue(name);
-    }
-  }
-
-  /** The shard gauges' figures, as this replica's cache sees them. Lease sharding only. */
-  shardCounts(): { assignable: number; owned: number; fenced: number } {
-    const lease = this.lease;
-    let assignable = 0;
-    let fenced = 0;
-    if (lease === undefined) return { assignable, owned: 0, fenced };
-    for (const cluster of this.informer.values()) {
-      if (!this.assignable(cluster)) continue;
-      assignable++;
-      const name = cluster.metadata?.name ?? '';
-      if (!lease.held.has(name) && this.owns(cluster) && lease.assignment.fenced(name)) fenced++;
-    }
-    return { assignable, owned: lease.held.size, fenced };
-  }
-
-  /** The Clusters this replica probes and writes now (Lease sharding), for tests and the ClusterProfile producer. */
-  holds(name: string): boolean {
-    return this.lease?.held.has(name) ?? false;
+    if (this.retryTimer !== undefined) this.shardClock.clearTimer(this.retryTimer);
+    this.stopManager();
+    await this.managerStopping;
+    await this.rebalancing;
+    // Every write is done: the member Lease goes, and the others take our Clusters at once.
+    await this.membership?.stop(true);
+    await this.elector?.stop(true);
+    this.ownClient?.close();
+    this.options.log.info({ identity: this.options.identity }, 'reconciler stopped');
   }
 }
 
-type QueueResultLike = Awaited<ReturnType<ClusterReconciler['reconcile']>>;
-
-/** @deprecated The controller's old name (it is controller-runtime's controller, not its Manager): ClusterController. */
-export const ClusterManager = ClusterController;
-/** @deprecated ClusterController. */
-export type ClusterManager = ClusterController;
-/** @deprecated ControllerOptions. */
-export type ManagerOptions = ControllerOptions;
+/** @deprecated The Manager's old name (controller-runtime's Reconciler is ClusterReconciler): Manager. */
+export const Reconciler = Manager;
+/** @deprecated Manager. */
+export type Reconciler = Manager;

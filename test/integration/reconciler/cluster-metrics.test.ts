@@ -16,7 +16,7 @@ import {
   writeExposition,
   type ReconcilerMetrics,
 } from '../../../src/reconciler/index.js';
-import type { DisruptionOptions } from '../../../src/reconciler/manager.js';
+import type { DisruptionOptions } from '../../../src/reconciler/cluster-controller.js';
 import type { Cluster } from '../../../packages/schema/src/schema/index.js';
 import { close, listen } from '../probe/servers.js';
 import { FakeKube } from './fake-kube.js';

@@ -7,7 +7,7 @@
 import http from 'node:http';
 import { expect } from 'chai';
 import { ClusterManager, createMetrics, type ReconcilerMetrics } from '../../../src/reconciler/index.js';
-import type { DisruptionOptions } from '../../../src/reconciler/manager.js';
+import type { DisruptionOptions } from '../../../src/reconciler/cluster-controller.js';
 import type { Cluster, Condition } from '../../../packages/schema/src/schema/index.js';
 import { close, listen } from '../probe/servers.js';
 import { FakeKube } from './fake-kube.js';
