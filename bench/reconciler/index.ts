@@ -577,7 +577,22 @@ async function main(): Promise<void> {
       const settled = (c: Cluster): boolean =>
         c.status?.conditions?.some((x) => x.type === 'Ready') === true &&
         (c.spec.taints ?? []).some((t) => t.key === 'cluster.karmada.io/unreachable');
-      await waitUntil("Karmada's own writes on every Cluster", 15 * 60_000, () => count(settled) === ownedCount);
+      // At 30,000 Karmada's cluster controller takes many minutes (its monitor pass writes one Cluster at a time): say
+      // how far it got every 30 s, so a run that times out still tells how fast Karmada was going.
+      let lastSettledLog = Date.now();
+      await waitUntil("Karmada's own writes on every Cluster", 30 * 60_000, () => {
+        const n = count(settled);
+        if (Date.now() - lastSettledLog >= 30_000) {
+          log(
+            `Karmada's writes: ${n} of ${ownedCount} Clusters with Ready and the unreachable taint after ` +
+              `${((Date.now() - started) / 1000).toFixed(0)} s; load ${loadavg()
+                .map((l) => l.toFixed(1))
+                .join(' ')}`,
+          );
+          lastSettledLog = Date.now();
+        }
+        return n === ownedCount;
+      });
       results.karmadaSettledS = (Date.now() - started) / 1000;
       log(`Karmada's Ready=Unknown and unreachable taint on every Cluster ${results.karmadaSettledS} s after start`);
     }

@@ -1,5 +1,5 @@
 // Where a replica's memory goes at N Clusters, without an apiserver: the ClusterController on the in-memory apiserver
-// of the integration tests, every Cluster probing one loopback HTTP server (period 10 s), for S seconds with a scrape
+// of the tests (test/support/fake-apiserver.ts), every Cluster probing one loopback HTTP server (period 10 s), for S seconds with a scrape
 // of /metrics every 10 s. Prints the heap (used, total), RSS (and its peak), the live heap after a forced full
 // collection (bytes a Cluster) and the CPU, as JSON. The baseline is the same run without V8 flags; with
 // `--v8 '--optimize-for-size'` (set at start through v8.setFlagsFromString) or `--gc-every-ms 10000` (a forced
@@ -38,7 +38,7 @@ const PROFILE = arg('profile');
 
 // After the flags: the modules below allocate as they load.
 const { ClusterController, createMetrics, writeExposition } = await import('../../src/reconciler/index.js');
-const { FakeKube } = await import('../../test/integration/reconciler/fake-kube.js');
+const { FakeApiServer: FakeKube } = await import('../../test/support/fake-apiserver.js');
 const { boundHeapGrowth } = await import('../../src/cli/heap-growth.js');
 
 // The probed server: in a child process by default, as a reconciler never serves what it probes (its side of every

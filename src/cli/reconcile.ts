@@ -10,80 +10,23 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Logger } from 'pino';
 import { TAINT_EFFECTS, type TaintEffectOption } from '../reconciler/desired-state.js';
 import { DISRUPTION_DEFAULTS } from '../facts/disruption.js';
-import { parseCeiling, parseFailureDomain, type Ceiling, type FailureDomainMode } from '../reconciler/disruption.js';
+import { parseCeiling, parseFailureDomain } from '../reconciler/disruption.js';
 import { messageOf } from '@karmada-cluster-probe/schema/api';
+import {
+  FLAG_DEFAULTS,
+  SHARDING_MODES,
+  checkSharding,
+  type ReconcileFlags,
+  type ShardingMode,
+} from './reconcile-flags.js';
 
-interface ReconcileFlags {
-  kubeconfig?: string;
-  taintEffect: TaintEffectOption;
-  leaderElect: boolean;
-  leaseNamespace: string;
-  leaseName: string;
-  leaseDuration: number;
-  renewDeadline?: number;
-  retryPeriod?: number;
-  identity?: string;
-  clusterName?: string;
-  includePullClusters: boolean;
-  shardIndex?: number;
-  shardCount?: number;
-  sharding: ShardingMode;
-  metricsPort: number;
-  metricsHost: string;
-  probeConcurrency: number;
-  writeConcurrency: number;
-  resync: number;
-  kubeApiQps: number;
-  kubeApiBurst: number;
-  logLevel: string;
-  denyCidr?: string[];
-  disruptionGuard: boolean;
-  failureDomain: FailureDomainMode;
-  unhealthyDomainThreshold: number;
-  largeDomainSize: number;
-  partialDisruptionRate: number;
-  maxUnhealthy: Ceiling;
-  sentinel?: string[];
-  sentinelPeriod: number;
-  sentinelTimeout: number;
-  clusterProfileNamespace?: string;
-}
-
-export const SHARDING_MODES = ['none', 'lease'] as const;
-export type ShardingMode = (typeof SHARDING_MODES)[number];
+export { SHARDING_MODES, checkSharding, type ShardingMode };
 
 /** --sharding: none (one active replica, or static --shard-index/--shard-count) or lease (docs/sharding.md). */
 export function parseSharding(value: string): ShardingMode {
   const mode = SHARDING_MODES.find((m) => m === value);
   if (mode === undefined) throw new InvalidArgumentError(`must be none or lease, not "${value}"`);
   return mode;
-}
-
-/** The flags --sharding lease cannot go with: every replica is active, and the Leases decide who owns what. */
-export function checkSharding(flags: {
-  sharding: ShardingMode;
-  leaderElect?: boolean;
-  shardIndex?: number;
-  shardCount?: number;
-  clusterName?: string;
-}): void {
-  if (flags.sharding !== 'lease') return;
-  const why: [boolean, string, string][] = [
-    [flags.leaderElect === true, '--leader-elect', 'every replica is active with Lease sharding; no leader is elected'],
-    [
-      flags.shardIndex !== undefined,
-      '--shard-index',
-      'the member Leases assign the Clusters; there are no static shards',
-    ],
-    [
-      flags.shardCount !== undefined,
-      '--shard-count',
-      'the member Leases assign the Clusters; there are no static shards',
-    ],
-    [flags.clusterName !== undefined, '--cluster-name', 'a Pull-mode agent probes its one Cluster alone'],
-  ];
-  for (const [given, flag, reason] of why)
-    if (given) throw new InvalidArgumentError(`--sharding lease and ${flag} do not go together: ${reason}`);
 }
 
 function wrap<T>(parse: (value: string) => T): (value: string) => T {
@@ -215,41 +158,13 @@ async function createLogger(level: string): Promise<Logger> {
 }
 
 async function runReconcile(flags: ReconcileFlags): Promise<void> {
-  checkSharding(flags);
+  const { reconcilerOptionsFromFlags } = await import('./reconcile-options.js');
+  const plan = reconcilerOptionsFromFlags(flags, `${hostname()}_${process.pid}`);
   boundHeapGrowth();
-  const lease = flags.sharding === 'lease';
-  const leaseTimes = {
-    leaseDurationMs: flags.leaseDuration * 1000,
-    ...(flags.renewDeadline !== undefined ? { renewDeadlineMs: flags.renewDeadline * 1000 } : {}),
-    ...(flags.retryPeriod !== undefined ? { retryPeriodMs: flags.retryPeriod * 1000 } : {}),
-  };
-  if (leaseTimes.renewDeadlineMs !== undefined && leaseTimes.renewDeadlineMs >= leaseTimes.leaseDurationMs)
-    throw new InvalidArgumentError(
-      `--renew-deadline ${flags.renewDeadline} must be shorter than --lease-duration ${flags.leaseDuration}: a replica must stop writing before the others see its Lease expire`,
-    );
-  if ((flags.shardIndex === undefined) !== (flags.shardCount === undefined))
-    throw new InvalidArgumentError('--shard-index and --shard-count go together');
-  if (flags.shardIndex !== undefined && flags.shardCount !== undefined && flags.shardIndex >= flags.shardCount)
-    throw new InvalidArgumentError(`--shard-index ${flags.shardIndex} must be below --shard-count ${flags.shardCount}`);
   const [log, { Manager, createMetrics, loadKubeConfig, startHealthServer, writeExposition }] = await Promise.all([
     createLogger(flags.logLevel),
     import('../reconciler/index.js'),
   ]);
-  const identity = flags.identity ?? `${hostname()}_${process.pid}`;
-  const { parseSentinel } = await import('../reconciler/sentinels.js');
-  for (const url of flags.sentinel ?? []) {
-    try {
-      parseSentinel(
-        url,
-        { periodSeconds: flags.sentinelPeriod, timeoutSeconds: flags.sentinelTimeout },
-        flags.denyCidr ?? DEFAULT_DENY_LIST,
-      );
-    } catch (err) {
-      throw new InvalidArgumentError(`--sentinel ${messageOf(err)}`);
-    }
-  }
-  if (!flags.disruptionGuard && (flags.sentinel ?? []).length > 0)
-    throw new InvalidArgumentError('--sentinel needs the disruption guard (--disruption-guard=true)');
   let kubeConfig;
   try {
     kubeConfig = loadKubeConfig(flags.kubeconfig);
@@ -263,92 +178,57 @@ async function runReconcile(flags: ReconcileFlags): Promise<void> {
     );
   }
   const metrics = createMetrics({ defaultMetrics: true });
-  const reconciler = new Manager({
-    kubeConfig,
-    ...(flags.denyCidr !== undefined ? { denyList: flags.denyCidr } : {}),
-    taintEffect: flags.taintEffect,
-    identity,
-    log,
-    metrics,
-    disruption: flags.disruptionGuard
-      ? {
-          mode: flags.failureDomain,
-          thresholds: {
-            unhealthyDomainThreshold: flags.unhealthyDomainThreshold,
-            largeDomainSize: flags.largeDomainSize,
-            maxUnhealthy: flags.maxUnhealthy,
-          },
-          partialDisruptionRate: flags.partialDisruptionRate,
-          sentinels: flags.sentinel ?? [],
-          sentinelPeriodSeconds: flags.sentinelPeriod,
-          sentinelTimeoutSeconds: flags.sentinelTimeout,
-        }
-      : false,
-    probeConcurrency: flags.probeConcurrency,
-    writeConcurrency: flags.writeConcurrency,
-    resyncMs: flags.resync * 1000,
-    qps: flags.kubeApiQps,
-    burst: flags.kubeApiBurst,
-    ...(flags.clusterName !== undefined ? { clusterName: flags.clusterName } : {}),
-    includePullClusters: flags.includePullClusters,
-    ...(flags.shardIndex !== undefined && flags.shardCount !== undefined
-      ? { shard: { index: flags.shardIndex, count: flags.shardCount } }
-      : {}),
-    ...(flags.leaderElect
-      ? { leaderElection: { namespace: flags.leaseNamespace, name: flags.leaseName, ...leaseTimes } }
-      : {}),
-    ...(lease ? { sharding: { namespace: flags.leaseNamespace, group: flags.leaseName, ...leaseTimes } } : {}),
-  });
-  // The ClusterProfile producer (off unless --cluster-profile-namespace): its own controller and client beside the
-  // reconciler, writing only while this replica leads, for the Clusters it answers for (docs/cluster-profile.md).
-  let profiles: { stop(): Promise<void> } | undefined;
-  if (flags.clusterProfileNamespace !== undefined) {
-    const [{ ProfileController, propagationSkipped }, { KubeClient }, { ownsCluster }] = await Promise.all([
-      import('../profile/index.js'),
-      import('../kube/index.js'),
-      import('../reconciler/shard.js'),
-    ]);
-    const namespace = flags.clusterProfileNamespace;
+  const manager = new Manager({ ...plan.options, kubeConfig, log, metrics });
+  // The ClusterProfile producer (off unless --cluster-profile-namespace): a runnable of the Manager, on its client,
+  // writing only while this replica leads, for the Clusters it owns (docs/cluster-profile.md).
+  const namespace = plan.profileNamespace;
+  if (namespace !== undefined) {
+    const { ProfileController, propagationSkipped } = await import('../profile/index.js');
     if (propagationSkipped(namespace) === undefined)
       log.warn(
         { namespace },
         'ClusterProfiles go to a namespace Karmada may propagate from: add it to karmada-controller-manager --skipped-propagating-namespaces, or use karmada-cluster (docs/cluster-profile.md)',
       );
-    const shard =
-      flags.shardIndex !== undefined && flags.shardCount !== undefined
-        ? { index: flags.shardIndex, count: flags.shardCount }
-        : undefined;
     const controller = new ProfileController({
-      api: new KubeClient(kubeConfig, {
-        qps: flags.kubeApiQps,
-        burst: flags.kubeApiBurst,
-        onResponse: (method, code) => metrics.apiRequests.inc({ method, code }),
-      }),
+      api: manager.api,
       namespace,
       log,
-      isLeader: () => reconciler.isLeader,
-      // With Lease sharding: the Clusters this replica probes now, looked at again whenever they may have moved.
-      owns: lease
-        ? (name) => reconciler.ownsNow(name)
-        : (name) => (flags.clusterName !== undefined ? name === flags.clusterName : ownsCluster(name, shard)),
-      ...(lease ? { ownershipEpoch: () => reconciler.ownershipEpoch } : {}),
+      isLeader: () => manager.isLeader,
+      // The Clusters this replica probes now, looked at again whenever they may have moved (Lease sharding).
+      owns: (name) => manager.ownsNow(name),
+      ownershipEpoch: () => manager.ownershipEpoch,
       onWrite: (kind, outcome) => metrics.writes.inc({ kind, outcome }),
       onWatchRestart: (resource, reason) => metrics.watchRestarts.inc({ resource, reason }),
       resyncMs: flags.resync * 1000,
     });
-    controller.start();
-    profiles = controller;
-    log.info({ namespace }, 'writing a ClusterProfile for every Cluster');
+    manager.add({
+      name: 'cluster-profiles',
+      // It runs on every replica (its informers warm for a takeover), asking the Manager what it may write.
+      needLeaderElection: false,
+      start: () => {
+        controller.start();
+        log.info({ namespace }, 'writing a ClusterProfile for every Cluster');
+      },
+      stop: () => controller.stop(),
+    });
   }
-  const server = await startHealthServer({
-    host: flags.metricsHost,
-    port: flags.metricsPort,
-    registry: metrics.registry,
-    ready: () => reconciler.ready,
-    exposition: (write, stopped) => writeExposition(metrics, write, stopped),
+  let server: Awaited<ReturnType<typeof startHealthServer>> | undefined;
+  manager.add({
+    name: 'health-server',
+    needLeaderElection: false,
+    start: async () => {
+      server = await startHealthServer({
+        host: plan.health.host,
+        port: plan.health.port,
+        registry: metrics.registry,
+        ready: () => manager.ready,
+        exposition: (write, stopped) => writeExposition(metrics, write, stopped),
+      });
+      log.info({ address: `http://${plan.health.host}:${server.port}` }, 'serving /healthz, /readyz, /metrics');
+    },
+    stop: async () => server?.close(),
   });
-  log.info({ address: `http://${flags.metricsHost}:${server.port}` }, 'serving /healthz, /readyz, /metrics');
-  reconciler.start();
+  await manager.start();
 
   await new Promise<void>((resolve) => {
     let stopping = false;
@@ -361,21 +241,19 @@ async function runReconcile(flags: ReconcileFlags): Promise<void> {
         process.exit(1);
       }, 20_000);
       force.unref();
-      Promise.all([reconciler.stop(), profiles?.stop()])
-        .then(() => server.close())
-        .then(
-          () => {
-            clearTimeout(force);
-            process.off('SIGTERM', onSignal);
-            process.off('SIGINT', onSignal);
-            resolve();
-          },
-          (err: unknown) => {
-            log.error({ err: messageOf(err) }, 'stop failed');
-            process.exitCode = 1;
-            resolve();
-          },
-        );
+      manager.stop().then(
+        () => {
+          clearTimeout(force);
+          process.off('SIGTERM', onSignal);
+          process.off('SIGINT', onSignal);
+          resolve();
+        },
+        (err: unknown) => {
+          log.error({ err: messageOf(err) }, 'stop failed');
+          process.exitCode = 1;
+          resolve();
+        },
+      );
     };
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
@@ -413,14 +291,19 @@ export function register(program: Command): void {
     .option(
       '--lease-namespace <ns>',
       'namespace of the Lease (with --sharding lease: of every member Lease)',
-      'karmada-system',
+      FLAG_DEFAULTS.leaseNamespace,
     )
     .option(
       '--lease-name <name>',
       'name of the Lease (the shard or Pull-mode cluster is appended); with --sharding lease the group name, each member Lease named <name>-<identity>',
-      'cluster-probe-reconciler',
+      FLAG_DEFAULTS.leaseName,
     )
-    .option('--lease-duration <seconds>', 'how long a follower waits before taking over', seconds(1, 600), 15)
+    .option(
+      '--lease-duration <seconds>',
+      'how long a follower waits before taking over',
+      seconds(1, 600),
+      FLAG_DEFAULTS.leaseDuration,
+    )
     .option(
       '--renew-deadline <seconds>',
       'how long the leader retries renewal before giving up (default 2/3 of the lease)',
@@ -440,17 +323,46 @@ export function register(program: Command): void {
       integer(0, 1023),
     )
     .option('--shard-count <n>', 'number of shards', integer(1, 1024))
-    .option('--metrics-port <port>', 'port of /healthz, /readyz, /metrics (0 picks one)', integer(0, 65535), 8080)
-    .option('--metrics-host <address>', 'address of /healthz, /readyz, /metrics (0.0.0.0 in a pod)', '127.0.0.1')
-    .option('--probe-concurrency <n>', 'most probes in flight', integer(1, 100_000), 256)
-    .option('--write-concurrency <n>', 'most Clusters reconciled at once', integer(1, 1024), 64)
+    .option(
+      '--metrics-port <port>',
+      'port of /healthz, /readyz, /metrics (0 picks one)',
+      integer(0, 65535),
+      FLAG_DEFAULTS.metricsPort,
+    )
+    .option(
+      '--metrics-host <address>',
+      'address of /healthz, /readyz, /metrics (0.0.0.0 in a pod)',
+      FLAG_DEFAULTS.metricsHost,
+    )
+    .option('--probe-concurrency <n>', 'most probes in flight', integer(1, 100_000), FLAG_DEFAULTS.probeConcurrency)
+    .option(
+      '--write-concurrency <n>',
+      'most Clusters reconciled at once',
+      integer(1, 1024),
+      FLAG_DEFAULTS.writeConcurrency,
+    )
     .option(
       '--cluster-profile-namespace <namespace>',
       "also publish every Cluster as a Cluster Inventory API ClusterProfile (multicluster.x-k8s.io/v1alpha1) in this namespace of the same apiserver, its ControlPlaneHealthy from our verdict and Karmada's Ready; off when not given; karmada-cluster keeps them from being propagated (docs/cluster-profile.md)",
     )
-    .option('--resync <seconds>', 'full relist and reconcile of every Cluster', seconds(10, 86_400), 600)
-    .option('--kube-api-qps <n>', 'client-side rate limit to the apiserver', integer(1, 100_000), 200)
-    .option('--kube-api-burst <n>', 'client-side burst to the apiserver', integer(1, 100_000), 400)
+    .option(
+      '--resync <seconds>',
+      'full relist and reconcile of every Cluster',
+      seconds(10, 86_400),
+      FLAG_DEFAULTS.resync,
+    )
+    .option(
+      '--kube-api-qps <n>',
+      'client-side rate limit to the apiserver',
+      integer(1, 100_000),
+      FLAG_DEFAULTS.kubeApiQps,
+    )
+    .option(
+      '--kube-api-burst <n>',
+      'client-side burst to the apiserver',
+      integer(1, 100_000),
+      FLAG_DEFAULTS.kubeApiBurst,
+    )
     .option(
       '--deny-cidr <cidr>',
       `address range probes may never connect to, checked after DNS; repeatable, replaces the default (${DEFAULT_DENY_LIST.join(', ')})`,

@@ -4,6 +4,9 @@
 import { isStatus, type KubeApi } from './client.js';
 import { RealClock, type Clock } from '@karmada-cluster-probe/schema/api';
 
+/** A full relist (and, in the reconciler, a reconcile of every Cluster) this often by default: 10 minutes. */
+export const DEFAULT_RESYNC_MS = 10 * 60_000;
+
 const REAL_CLOCK: Clock = new RealClock();
 
 export interface ObjectWithMeta {
@@ -223,7 +226,7 @@ export class Informer<T extends ObjectWithMeta> {
   }
 
   private async run(signal: AbortSignal): Promise<void> {
-    const resyncMs = this.options.resyncMs ?? 10 * 60_000;
+    const resyncMs = this.options.resyncMs ?? DEFAULT_RESYNC_MS;
     let needList = true;
     while (!signal.aborted) {
       try {

@@ -4,36 +4,33 @@
 // observedTime rule: clocks of two machines are never compared); a Lease deleted (a clean stop) leaves at once. A
 // member that cannot renew within its renew deadline reports itself unhealthy, before the others can see its Lease
 // expire. Each Lease carries one annotation its holder publishes (for the reconciler: the view it acts on). Knows no
-// Karmada resource and no assignment rule: docs/sharding.md.
+// Karmada resource and no assignment rule: docs/sharding.md. The Lease itself (reads, writes, durations, the renew
+// deadline): lease-client.ts, shared with leader election.
 import { isStatus, type KubeApi } from './client.js';
 import { Informer } from './informer.js';
 import { messageOf, RealClock, type Clock, type TimerHandle } from '@karmada-cluster-probe/schema/api';
 import { clockTimeout } from './clock-timeout.js';
 import { fnv1a32 } from './fnv.js';
-import { microTime } from './leader-election.js';
+import {
+  LeaseClient,
+  RenewDeadline,
+  leaseDurationSeconds,
+  leaseRecord,
+  microTime,
+  resolveLeaseDurations,
+  writtenDurationMs,
+  type Lease,
+  type LeaseDurations,
+  type LeaseWriteOutcome,
+} from './lease-client.js';
 
 /** The label that selects a group's member Leases (its value: the group name, cut and hashed to stay a label value). */
 export const SHARD_GROUP_LABEL = 'cluster-probe.karmada.io/shard-group';
 /** The annotation a member publishes its view in (the sorted identities of the members it believes live, one a line). */
 export const SHARD_VIEW_ANNOTATION = 'cluster-probe.karmada.io/shard-view';
 
-export interface MemberLease {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: {
-    name?: string;
-    namespace?: string;
-    resourceVersion?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-  };
-  spec?: {
-    holderIdentity?: string;
-    leaseDurationSeconds?: number;
-    acquireTime?: string;
-    renewTime?: string;
-  };
-}
+/** A member's Lease: a Lease, labelled with its group, annotated with its holder's view. */
+export type MemberLease = Lease;
 
 export interface MembershipLog {
   info(obj: object, msg: string): void;
@@ -51,7 +48,7 @@ export interface LeaseMembershipOptions {
   retryPeriodMs?: number;
   /** Told when the live members, a peer's published annotation or our own health changed. */
   onChange: () => void;
-  onWrite?: (outcome: 'ok' | 'conflict' | 'error') => void;
+  onWrite?: (outcome: LeaseWriteOutcome) => void;
   log: MembershipLog;
   /** The clock every duration is measured on (tests inject a fake one). */
   clock?: Clock;
@@ -100,33 +97,42 @@ export class LeaseMembership {
   private readonly informer: Informer<MemberLease>;
   private readonly peers = new Map<string, Peer>();
   private readonly clock: Clock;
-  private readonly leaseDurationMs: number;
-  private readonly renewDeadlineMs: number;
-  private readonly retryPeriodMs: number;
-  private readonly path: string;
+  private readonly times: LeaseDurations;
+  private readonly leases: LeaseClient;
+  /** Healthy: our Lease was renewed within the renew deadline. */
+  private readonly deadline: RenewDeadline;
   private current: MemberLease | undefined;
   private annotation = '';
-  private lastRenew = -Infinity;
   private lastWall = 0;
-  private isHealthy = false;
   private timer: TimerHandle | undefined;
-  private deadline: TimerHandle | undefined;
   /** Renewals one after another (the tick's and a publish), never two writes of our Lease at once. */
   private chain: Promise<unknown> = Promise.resolve();
   private stopped = false;
 
   constructor(private readonly options: LeaseMembershipOptions) {
     this.clock = options.clock ?? new RealClock();
-    this.leaseDurationMs = options.leaseDurationMs ?? 15_000;
-    this.renewDeadlineMs = options.renewDeadlineMs ?? Math.round((this.leaseDurationMs * 2) / 3);
-    this.retryPeriodMs = options.retryPeriodMs ?? Math.max(200, Math.round(this.leaseDurationMs / 7.5));
-    if (this.renewDeadlineMs >= this.leaseDurationMs)
-      throw new Error('lease membership: the renew deadline must be shorter than the lease duration');
+    this.times = resolveLeaseDurations(
+      options,
+      'lease membership: the renew deadline must be shorter than the lease duration',
+    );
     this.leaseName = memberLeaseName(options.group, options.identity);
-    this.path = `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(options.namespace)}/leases`;
+    this.leases = new LeaseClient({
+      api: options.api,
+      namespace: options.namespace,
+      name: this.leaseName,
+      timeoutMs: this.times.renewDeadlineMs,
+      onWrite: options.onWrite,
+    });
+    this.deadline = new RenewDeadline(this.clock, this.times.renewDeadlineMs, () => {
+      this.options.log.warn(
+        { lease: this.leaseName, renewDeadlineMs: this.times.renewDeadlineMs },
+        'member lease not renewed within the renew deadline: stopping every write',
+      );
+      this.options.onChange();
+    });
     this.informer = new Informer<MemberLease>({
       api: options.api,
-      path: this.path,
+      path: this.leases.collectionPath,
       resource: 'leases',
       labelSelector: `${SHARD_GROUP_LABEL}=${groupLabelValue(options.group)}`,
       onRestart: (reason, err) => {
@@ -143,16 +149,12 @@ export class LeaseMembership {
   }
 
   get durations(): { leaseDurationMs: number; renewDeadlineMs: number; retryPeriodMs: number } {
-    return {
-      leaseDurationMs: this.leaseDurationMs,
-      renewDeadlineMs: this.renewDeadlineMs,
-      retryPeriodMs: this.retryPeriodMs,
-    };
+    return { ...this.times };
   }
 
   /** Our Lease was renewed within the renew deadline: we may act. */
   get healthy(): boolean {
-    return this.isHealthy;
+    return this.deadline.held;
   }
 
   /** The group's Leases are listed: before that, "alone" would only mean "not looked yet". */
@@ -164,7 +166,7 @@ export class LeaseMembership {
   members(): string[] {
     const out: string[] = [];
     for (const p of this.peers.values()) if (p.live) out.push(p.identity);
-    if (this.isHealthy) out.push(this.options.identity);
+    if (this.healthy) out.push(this.options.identity);
     return [...new Set(out)].sort();
   }
 
@@ -183,11 +185,12 @@ export class LeaseMembership {
   /** Publishes `value` now (a renewal); true once it is stored, false when the write failed (tried again each period). */
   publish(value: string): Promise<boolean> {
     this.annotation = value;
-    return this.enqueueRenew().then((ok) => ok && this.isHealthy);
+    return this.enqueueRenew().then((ok) => ok && this.healthy);
   }
 
   start(): void {
     this.stopped = false;
+    this.deadline.start();
     this.informer.start();
     this.tick();
   }
@@ -196,17 +199,13 @@ export class LeaseMembership {
   async stop(release = true): Promise<void> {
     this.stopped = true;
     if (this.timer !== undefined) this.clock.clearTimer(this.timer);
-    if (this.deadline !== undefined) this.clock.clearTimer(this.deadline);
+    this.deadline.stop();
     await this.chain;
     await this.informer.stop();
-    this.isHealthy = false;
+    this.deadline.drop();
     if (!release || this.current === undefined) return;
     try {
-      await this.options.api.request('DELETE', `${this.path}/${encodeURIComponent(this.leaseName)}`, {
-        body: { preconditions: { resourceVersion: this.current.metadata?.resourceVersion } },
-        priority: 'high',
-        timeoutMs: this.renewDeadlineMs,
-      });
+      await this.leases.delete(this.current.metadata?.resourceVersion);
       this.options.log.info({ lease: this.leaseName }, 'member lease deleted');
     } catch (err) {
       if (!isStatus(err, 404))
@@ -222,7 +221,7 @@ export class LeaseMembership {
         this.options.log.warn({ lease: this.leaseName, err: messageOf(err) }, 'member leases not read'),
       )
       .finally(() => {
-        if (!this.stopped) this.timer = this.clock.setTimer(this.clock.now() + this.retryPeriodMs, this.tick);
+        if (!this.stopped) this.timer = this.clock.setTimer(this.clock.now() + this.times.retryPeriodMs, this.tick);
       });
   };
 
@@ -235,13 +234,15 @@ export class LeaseMembership {
   /** One renewal with what is to be published now; true when it was stored. */
   private async renewOnce(): Promise<boolean> {
     if (this.stopped) return false;
-    const startedAt = this.clock.now();
     // One deadline for the attempt: what is left until our renew deadline (a hung request cannot hold us past it).
-    const left = this.isHealthy ? this.renewDeadlineMs - (startedAt - this.lastRenew) : this.renewDeadlineMs;
-    const attempt = clockTimeout(this.clock, Math.max(1, Math.round(left)));
+    const attempt = clockTimeout(this.clock, this.deadline.attemptMs());
+    const sentAt = this.clock.now();
     try {
       this.current = await this.write(attempt.signal);
-      this.renewed(startedAt);
+      if (this.deadline.renewed(sentAt)) {
+        this.options.log.info({ lease: this.leaseName }, 'member lease held');
+        this.options.onChange();
+      }
       return true;
     } catch (err) {
       if (!this.stopped)
@@ -252,42 +253,12 @@ export class LeaseMembership {
     }
   }
 
-  /** A renewal that started at `startedAt` succeeded: the others saw it after that, so our deadline counts from it. */
-  private renewed(startedAt: number): void {
-    this.lastRenew = startedAt;
-    if (this.deadline !== undefined) this.clock.clearTimer(this.deadline);
-    this.deadline = this.clock.setTimer(startedAt + this.renewDeadlineMs, this.checkDeadline);
-    if (!this.isHealthy) {
-      this.isHealthy = true;
-      this.options.log.info({ lease: this.leaseName }, 'member lease held');
-      this.options.onChange();
-    }
-  }
-
-  private checkDeadline = (): void => {
-    if (!this.isHealthy) return;
-    const left = this.renewDeadlineMs - (this.clock.now() - this.lastRenew);
-    if (left > 0) {
-      if (this.deadline !== undefined) this.clock.clearTimer(this.deadline);
-      if (!this.stopped) this.deadline = this.clock.setTimer(this.clock.now() + Math.ceil(left), this.checkDeadline);
-      return;
-    }
-    this.isHealthy = false;
-    this.options.log.warn(
-      { lease: this.leaseName, renewDeadlineMs: this.renewDeadlineMs },
-      'member lease not renewed within the renew deadline: stopping every write',
-    );
-    this.options.onChange();
-  };
-
   private body(): MemberLease {
     // renewTime only has to change for the others to see a renewal; never the same value twice, even on a fast clock.
     const wall = Math.max(this.clock.wallNow(), this.lastWall + 1);
     this.lastWall = wall;
     const previous = this.current;
     return {
-      apiVersion: 'coordination.k8s.io/v1',
-      kind: 'Lease',
       metadata: {
         ...(previous?.metadata ?? {}),
         name: this.leaseName,
@@ -297,8 +268,7 @@ export class LeaseMembership {
       },
       spec: {
         holderIdentity: this.options.identity,
-        // Whole seconds, rounded up: the others wait at least as long as we stop before (our renew deadline).
-        leaseDurationSeconds: Math.max(1, Math.ceil(this.leaseDurationMs / 1000)),
+        leaseDurationSeconds: leaseDurationSeconds(this.times.leaseDurationMs),
         acquireTime: previous?.spec?.acquireTime ?? microTime(wall),
         renewTime: microTime(wall),
       },
@@ -306,36 +276,15 @@ export class LeaseMembership {
   }
 
   private async write(signal: AbortSignal): Promise<MemberLease> {
-    const one = `${this.path}/${encodeURIComponent(this.leaseName)}`;
-    const opts = { timeoutMs: this.renewDeadlineMs, priority: 'high' as const, signal };
     if (this.current === undefined) {
-      try {
-        this.current = await this.options.api.request<MemberLease>('GET', one, opts);
-      } catch (err) {
-        if (!isStatus(err, 404)) throw err;
-        return this.counted(() =>
-          this.options.api.request<MemberLease>('POST', this.path, { ...opts, body: this.body() }),
-        );
-      }
+      this.current = await this.leases.get(signal);
+      if (this.current === undefined) return this.leases.create(this.body(), signal);
     }
     try {
-      return await this.counted(() =>
-        this.options.api.request<MemberLease>('PUT', one, { ...opts, body: this.body() }),
-      );
+      return await this.leases.update(this.body(), signal);
     } catch (err) {
       // Someone else wrote it (or deleted it: a peer's clean-up of a Lease it saw expire): read it again next time.
       if (isStatus(err, 409) || isStatus(err, 404)) this.current = undefined;
-      throw err;
-    }
-  }
-
-  private async counted<T>(call: () => Promise<T>): Promise<T> {
-    try {
-      const out = await call();
-      this.options.onWrite?.('ok');
-      return out;
-    } catch (err) {
-      this.options.onWrite?.(isStatus(err, 409) ? 'conflict' : 'error');
       throw err;
     }
   }
@@ -344,10 +293,8 @@ export class LeaseMembership {
     const name = lease.metadata?.name ?? '';
     const identity = lease.spec?.holderIdentity ?? '';
     if (name === this.leaseName || identity === '' || identity === this.options.identity) return;
-    const written = lease.spec?.leaseDurationSeconds;
-    const durationMs =
-      typeof written === 'number' && Number.isFinite(written) && written > 0 ? written * 1000 : this.leaseDurationMs;
-    const record = JSON.stringify([identity, lease.spec?.renewTime, written]);
+    const durationMs = writtenDurationMs(lease.spec, this.times.leaseDurationMs);
+    const record = leaseRecord(lease.spec);
     const annotation = lease.metadata?.annotations?.[SHARD_VIEW_ANNOTATION];
     const before = this.peers.get(name);
     const renewed = before?.record !== record;
@@ -389,10 +336,10 @@ export class LeaseMembership {
     let due = false;
     for (const p of this.peers.values()) if (p.live && now - p.observedAt >= p.durationMs) due = true;
     if (!due || this.stopped) return this.expire();
-    const list = await this.options.api.request<{ items?: MemberLease[] }>('GET', this.path, {
+    const list = await this.options.api.request<{ items?: MemberLease[] }>('GET', this.leases.collectionPath, {
       query: { labelSelector: `${SHARD_GROUP_LABEL}=${groupLabelValue(this.options.group)}` },
       priority: 'high',
-      timeoutMs: this.renewDeadlineMs,
+      timeoutMs: this.times.renewDeadlineMs,
     });
     const present = new Set<string>();
     for (const lease of list.items ?? []) {
@@ -417,11 +364,11 @@ export class LeaseMembership {
       }
       // A Deployment's Pod comes back with another name: the Lease of the one killed would stay for ever. Deleted
       // only if unchanged since (the precondition): a holder that came back has renewed it, and keeps it.
-      if (!p.live && this.isHealthy && age >= 2 * p.durationMs && p.resourceVersion !== undefined) {
+      if (!p.live && this.healthy && age >= 2 * p.durationMs && p.resourceVersion !== undefined) {
         const rv = p.resourceVersion;
         p.resourceVersion = undefined;
         this.options.api
-          .request('DELETE', `${this.path}/${encodeURIComponent(name)}`, {
+          .request('DELETE', `${this.leases.collectionPath}/${encodeURIComponent(name)}`, {
             body: { preconditions: { resourceVersion: rv } },
           })
           .catch(() => undefined);

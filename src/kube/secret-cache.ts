@@ -1,5 +1,6 @@
 // A cache of Secrets, one informer per namespace asked for, keeping only the data keys the caller names (the rest of a
 // Secret is never held in memory). Knows no convention about what the keys mean; never logs a value.
+import type { Clock } from '@karmada-cluster-probe/schema/api';
 import type { KubeApi } from './client.js';
 import { Informer } from './informer.js';
 
@@ -18,6 +19,8 @@ export interface SecretCacheOptions {
   onHandlerError?: (err: unknown) => void;
   /** Called when a cached Secret is added, changed or removed (`namespace/name`). */
   onChange?: (key: string) => void;
+  /** The clock of the informers' resync and backoff (default the real one; tests advance a fake one). */
+  clock?: Clock;
 }
 
 /** The Secret (its kept keys), absent when there is none; `synced: false` when the namespace's list has not completed. */
@@ -54,9 +57,10 @@ export class SecretCache {
         path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets`,
         resource: 'secrets',
         transform: (s) => this.trim(s),
-        ...(this.options.resyncMs !== undefined ? { resyncMs: this.options.resyncMs } : {}),
-        ...(this.options.onRestart !== undefined ? { onRestart: this.options.onRestart } : {}),
-        ...(this.options.onHandlerError !== undefined ? { onHandlerError: this.options.onHandlerError } : {}),
+        resyncMs: this.options.resyncMs,
+        onRestart: this.options.onRestart,
+        onHandlerError: this.options.onHandlerError,
+        clock: this.options.clock,
       });
       const changed = (s: SecretObject): void =>
         this.options.onChange?.(`${s.metadata?.namespace ?? namespace}/${s.metadata?.name ?? ''}`);

@@ -20,6 +20,7 @@ import { Sentinels } from './sentinels.js';
 import { DISRUPTION_DEFAULTS } from '../facts/disruption.js';
 import { definedFields, messageOf } from '@karmada-cluster-probe/schema/api';
 import { HEALTHY_CONDITION } from './desired-state.js';
+import { DEFAULT_WRITE_CONCURRENCY } from './defaults.js';
 
 /** The disruption guard's settings (docs/reconciler.md, "When the prober is the thing that broke"). */
 export interface DisruptionOptions {
@@ -86,12 +87,7 @@ interface LeaseState {
   inflight: Map<string, Promise<unknown>>;
 }
 
-/**
- * Most Clusters reconciled at once by default. A reconcile that changes a verdict makes 3 requests one after another
- * (taint, condition, Event); at 50 transitions a second (10% of 5,000 Clusters within a period of 10 s) and a few tens
- * of ms per request under that load, 16 slots were all busy and taints waited for one. See docs/reconciler.md.
- */
-export const DEFAULT_WRITE_CONCURRENCY = 64;
+export { DEFAULT_WRITE_CONCURRENCY };
 
 /**
  * A Cluster this replica judges, as cached: without what the reconciler never reads and never writes back (its writes
@@ -198,6 +194,7 @@ export class ClusterController {
       resyncMs: options.resyncMs,
       onRestart: watchRestarted('secrets'),
       onHandlerError: (err) => log.warn({ resource: 'secrets', err: messageOf(err) }, 'informer handler failed'),
+      clock: options.clock,
     });
     const d = options.disruption;
     if (d !== false) {
@@ -246,7 +243,14 @@ export class ClusterController {
     const lease = this.lease;
     this.reconciler = new ClusterReconciler({
       get: lease === undefined ? (name) => this.informer.get(name) : (name) => this.cached(name),
-      owns: lease === undefined ? (cluster) => this.owns(cluster) : (cluster) => this.starts(cluster),
+      owns:
+        lease === undefined
+          ? (cluster) => this.owns(cluster)
+          : (cluster) => {
+              const hold = this.mayHold(cluster);
+              this.setHeld(cluster, hold);
+              return hold;
+            },
       workers: this.probes,
       guard: this.guard,
       held: (name, desired) => metrics.perCluster.held(name, verdictOf(desired)),
@@ -396,27 +400,28 @@ export class ClusterController {
   }
 
   /**
-   * Whether this replica may probe and write the Cluster now: ours under the published view (and the one we move to),
-   * and, to start it, claimed by no live peer's published view (the fence). Once started it is kept until our own
-   * view drops it: a peer that claims it too waits for us (its fence), never the other way round.
+   * The fence's question, without a side effect: may this replica probe and write the Cluster now? Ours under the
+   * published view (and the one we move to), and, to start it, claimed by no live peer's published view. Once started
+   * it is kept until our own view drops it: a peer that claims it too waits for us (its fence), never the other way.
    */
-  private starts(cluster: Cluster): boolean {
+  private mayHold(cluster: Cluster): boolean {
     const lease = this.lease!;
     const name = cluster.metadata?.name ?? '';
-    if (!this.owns(cluster) || (!lease.held.has(name) && lease.assignment.fenced(name))) {
-      if (lease.held.delete(name)) {
-        lease.assignment.epoch++;
-        this.guard?.observeOther(name, cluster);
-      }
-      return false;
-    }
-    if (!lease.held.has(name)) {
-      lease.held.add(name);
-      lease.assignment.epoch++;
-      // Its record moves with it: ours from now on, no longer observed from its condition.
-      this.guard?.observeOther(name, undefined);
-    }
-    return true;
+    return this.owns(cluster) && (lease.held.has(name) || !lease.assignment.fenced(name));
+  }
+
+  /**
+   * The step: records whether this replica holds the Cluster, as mayHold answered. Its record in the disruption guard
+   * moves with it (ours: judged from our probes; another's: observed from the condition it wrote).
+   */
+  private setHeld(cluster: Cluster, hold: boolean): void {
+    const lease = this.lease!;
+    const name = cluster.metadata?.name ?? '';
+    if (hold === lease.held.has(name)) return;
+    if (hold) lease.held.add(name);
+    else lease.held.delete(name);
+    lease.assignment.epoch++;
+    this.guard?.observeOther(name, hold ? undefined : cluster);
   }
 
   /** A Cluster that became ours is a stub in the cache: fetched whole before its worker starts. */

@@ -10,8 +10,14 @@ export {
   type ReconcilerLog,
   type LeaderElectionOptions,
   type LeaseShardingOptions,
+  type Runnable,
 } from './manager.js';
-export { ClusterController, ClusterManager, type ControllerOptions, type ManagerOptions } from './cluster-controller.js';
+export {
+  ClusterController,
+  ClusterManager,
+  type ControllerOptions,
+  type ManagerOptions,
+} from './cluster-controller.js';
 export { ClusterWriter, CLUSTERS_PATH, FIELD_MANAGER, type WriteOutcome } from './cluster-writer.js';
 export {
   HEALTHY_CONDITION,

@@ -1,43 +1,34 @@
-// The Manager, as controller-runtime names it: a Kubernetes client, optional leader election or Lease sharding, and the
-// Cluster controller (ClusterController, manager.ts) that runs while this replica leads (always, without election; while
-// its member Lease is renewed, with Lease sharding). Start, stop (workers first, then the lease is released), readiness.
-// Lease sharding's order of a view change (release, publish, then start behind the fence): docs/sharding.md.
-// The CLI is a thin shell around it; tests run it in-process or through the CLI.
+// The Manager, as controller-runtime names it: one Kubernetes client for the process, an Ownership (who acts, and on
+// which Clusters: a single leader, static shards or Lease shards, ownership/), and the Runnables it runs: those that
+// need leadership or ownership (the Cluster controller, cluster-controller.ts, made afresh on each gain, fenced at once
+// and stopped on each loss) and those that run from start to stop (the ClusterProfile producer, the health and metrics
+// server). Stop: the owned runnables first (every write done), then the Lease is released, then the others, last added
+// first. The CLI builds one from flags (options.ts) and adds what it serves; tests run it in-process or through the CLI.
 import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient, type KubeApi } from '../kube/client.js';
-import { LeaderElector } from '../kube/leader-election.js';
-import { LeaseMembership } from '../kube/membership.js';
-import { RealClock, type Clock, type TimerHandle } from '@karmada-cluster-probe/probe';
+import type { LeaseMembership } from '../kube/membership.js';
 import { messageOf } from '@karmada-cluster-probe/schema/api';
+import type { Clock } from '@karmada-cluster-probe/probe';
 import type { TaintEffectOption } from './desired-state.js';
-import { ClusterController, type ControllerOptions, type DisruptionOptions, type ManagerLog } from './cluster-controller.js';
+import {
+  ClusterController,
+  type ControllerOptions,
+  type DisruptionOptions,
+  type ManagerLog,
+} from './cluster-controller.js';
 import { createMetrics, type ReconcilerMetrics } from './metrics.js';
-import { encodeView, LeaseAssignment, type Shard } from './shard.js';
+import type { Shard } from './shard.js';
+import type { Runnable } from './runnable.js';
+import type { OwnedWork, Ownership } from './ownership/ownership.js';
+import { SingleLeader, leaseNameFor, type LeaderElectionOptions } from './ownership/single-leader.js';
+import { StaticShards } from './ownership/static-shards.js';
+import { LeaseShards, type LeaseShardingOptions } from './ownership/lease-shards.js';
+
+export { leaseNameFor, type LeaderElectionOptions, type LeaseShardingOptions };
+export type { Runnable } from './runnable.js';
 
 export interface ReconcilerLog extends ManagerLog {
   error(obj: object, msg: string): void;
-}
-
-export interface LeaderElectionOptions {
-  namespace: string;
-  /** Lease name; the shard or the Pull-mode cluster name is appended so each has its own leader. */
-  name: string;
-  leaseDurationMs?: number;
-  renewDeadlineMs?: number;
-  retryPeriodMs?: number;
-}
-
-/** `--sharding lease`: every replica active, the Clusters spread over the live members (docs/sharding.md). */
-export interface LeaseShardingOptions {
-  /** Where the member Leases live. */
-  namespace: string;
-  /** The group: the label value of its Leases and the prefix of their names. */
-  group: string;
-  leaseDurationMs?: number;
-  renewDeadlineMs?: number;
-  retryPeriodMs?: number;
-  /** The clock the Leases' durations are measured on (tests inject a fake one); the probes keep `clock`. */
-  clock?: Clock;
 }
 
 export interface ReconcilerOptions {
@@ -68,27 +59,79 @@ export interface ReconcilerOptions {
   sharding?: LeaseShardingOptions;
 }
 
-/** The Lease name for this replica's shard or Pull-mode Cluster. */
-export function leaseNameFor(base: string, shard: Shard | undefined, clusterName: string | undefined): string {
-  if (clusterName !== undefined) return `${base}-${clusterName}`.slice(0, 253);
-  if (shard !== undefined && shard.count > 1) return `${base}-shard-${shard.index}-of-${shard.count}`;
-  return base;
+/** The Ownership the options ask for. */
+export function ownershipOf(options: ReconcilerOptions, api: KubeApi, metrics: ReconcilerMetrics): Ownership {
+  const onLeaseWrite = (outcome: 'ok' | 'conflict' | 'error'): void => metrics.writes.inc({ kind: 'lease', outcome });
+  const sh = options.sharding;
+  if (sh !== undefined) {
+    if (options.leaderElection !== undefined || options.shard !== undefined || options.clusterName !== undefined)
+      throw new Error(
+        'reconciler: Lease sharding goes with neither leader election, a static shard nor a cluster name',
+      );
+    return new LeaseShards({
+      ...sh,
+      api,
+      identity: options.identity,
+      log: options.log,
+      onLeaseWrite,
+      onRebalance: () => metrics.shardRebalances.inc(),
+    });
+  }
+  const base = {
+    api,
+    identity: options.identity,
+    log: options.log,
+    onLeaseWrite,
+    ...(options.leaderElection !== undefined ? { leaderElection: options.leaderElection } : {}),
+  };
+  if (options.shard !== undefined && options.clusterName === undefined) return new StaticShards(base, options.shard);
+  return new SingleLeader(
+    { ...base, ...(options.clusterName !== undefined ? { clusterName: options.clusterName } : {}) },
+    options.shard,
+  );
 }
 
-/** controller-runtime's Manager: the client, the lease and the controller it runs while leading. */
+/** The Cluster controller as a Runnable that needs leadership: a new ClusterController on each start. */
+class ClusterControllerRunnable implements Runnable {
+  readonly name = 'cluster-controller';
+  readonly needLeaderElection = true;
+  /** The controller running (or about to start); undefined while this replica does not lead. */
+  current: ClusterController | undefined;
+
+  constructor(private readonly make: () => ClusterController) {}
+
+  start(): void {
+    this.current = this.make();
+    this.current.start();
+  }
+
+  fence(): void {
+    this.current?.fence();
+  }
+
+  async stop(): Promise<void> {
+    const c = this.current;
+    this.current = undefined;
+    await c?.stop();
+  }
+}
+
+/** controller-runtime's Manager: the client, the Ownership and the Runnables it runs. */
 export class Manager {
   readonly metrics: ReconcilerMetrics;
-  private readonly api: KubeApi;
+  /** The one client of the process: what the runnables added read and write through. */
+  readonly api: KubeApi;
+  readonly ownership: Ownership;
   private readonly ownClient: KubeClient | undefined;
-  private manager: ClusterController | undefined;
-  private managerStopping: Promise<void> = Promise.resolve();
-  private readonly elector: LeaderElector | undefined;
-  private readonly membership: LeaseMembership | undefined;
-  private readonly assignment: LeaseAssignment | undefined;
-  private rebalancing: Promise<void> | undefined;
-  private rebalanceAgain = false;
-  private retryTimer: TimerHandle | undefined;
-  private readonly shardClock: Clock;
+  private readonly controller: ClusterControllerRunnable;
+  private readonly runnables: Runnable[] = [];
+  /** The owned runnables run (leadership or ownership held, the stop of the previous run maybe still going). */
+  private owned = false;
+  /** Each gain's number: a start waiting for the previous stop runs only if no loss came meanwhile. */
+  private generation = 0;
+  private ownedStopping: Promise<void> = Promise.resolve();
+  private readonly started: Runnable[] = [];
+  private isStarted = false;
   private stopped = false;
 
   constructor(private readonly options: ReconcilerOptions) {
@@ -103,232 +146,167 @@ export class Manager {
       });
       this.api = this.ownClient;
     }
-    const sh = options.sharding;
-    this.shardClock = sh?.clock ?? new RealClock();
-    if (sh !== undefined) {
-      if (options.leaderElection !== undefined || options.shard !== undefined || options.clusterName !== undefined)
-        throw new Error(
-          'reconciler: Lease sharding goes with neither leader election, a static shard nor a cluster name',
-        );
-      this.assignment = new LeaseAssignment(options.identity);
-      this.membership = new LeaseMembership({
-        api: this.api,
-        namespace: sh.namespace,
-        group: sh.group,
-        identity: options.identity,
-        leaseDurationMs: sh.leaseDurationMs,
-        renewDeadlineMs: sh.renewDeadlineMs,
-        retryPeriodMs: sh.retryPeriodMs,
-        clock: this.shardClock,
-        log: options.log,
-        onWrite: (outcome) => this.metrics.writes.inc({ kind: 'lease', outcome }),
-        onChange: () => {
-          // A Lease not renewed within the renew deadline stops every write now, not when the view change in
-          // progress (a release waiting for writes, a publish) lets the next rebalance run: the others may count
-          // our Lease expired a lease duration after our last renewal, and take our Clusters.
-          if (this.membership?.healthy === false && this.manager !== undefined) {
-            this.options.log.warn({ lease: this.membership.leaseName }, 'member lease lost: every Cluster released');
-            this.stopManager();
-          }
-          this.rebalance();
-        },
+    this.ownership = ownershipOf(options, this.api, this.metrics);
+    const scope = this.ownership.scope;
+    this.controller = new ClusterControllerRunnable(
+      () =>
+        new ClusterController({
+          api: this.api,
+          taintEffect: options.taintEffect,
+          metrics: this.metrics,
+          log: options.log,
+          identity: options.identity,
+          eventNamespace: options.eventNamespace,
+          shard: scope.shard,
+          clusterName: scope.clusterName,
+          includePullClusters: options.includePullClusters,
+          probeConcurrency: options.probeConcurrency,
+          writeConcurrency: options.writeConcurrency,
+          resyncMs: options.resyncMs,
+          denyList: options.denyList,
+          clock: options.clock,
+          disruption: options.disruption,
+          runProbe: options.runProbe,
+          assignment: scope.assignment,
+        }),
+    );
+    this.runnables.push(this.controller);
+    const ownership = this.ownership;
+    if (ownership instanceof LeaseShards)
+      this.metrics.shardSource = () => ({
+        ...(this.controller.current?.shardCounts() ?? { assignable: 0, owned: 0, fenced: 0 }),
+        members: ownership.members,
       });
-      this.metrics.shardSource = () => {
-        const counts = this.manager?.shardCounts() ?? { assignable: 0, owned: 0, fenced: 0 };
-        return { ...counts, members: this.assignment!.published.length };
-      };
-    }
-    const le = options.leaderElection;
-    if (le !== undefined) {
-      this.elector = new LeaderElector({
-        api: this.api,
-        namespace: le.namespace,
-        name: leaseNameFor(le.name, options.shard, options.clusterName),
-        identity: options.identity,
-        leaseDurationMs: le.leaseDurationMs,
-        renewDeadlineMs: le.renewDeadlineMs,
-        retryPeriodMs: le.retryPeriodMs,
-        log: options.log,
-        onWrite: (outcome) => this.metrics.writes.inc({ kind: 'lease', outcome }),
-        onStartedLeading: () => this.startManager(),
-        onStoppedLeading: () => this.stopManager(),
-      });
-    }
     this.metrics.leader.set(0);
+  }
+
+  /**
+   * Adds a Runnable (controller-runtime's Manager.Add): one that needs leadership runs while this replica leads or
+   * owns; one that does not runs from start to stop. Before start() only.
+   */
+  add(runnable: Runnable): void {
+    if (this.isStarted || this.stopped) throw new Error(`reconciler: ${runnable.name} added after start`);
+    this.runnables.push(runnable);
   }
 
   /** Leading (with election), a member that may write (Lease sharding), or simply running. */
   get isLeader(): boolean {
-    if (this.membership !== undefined) return this.manager !== undefined;
-    return this.elector === undefined ? !this.stopped : this.elector.isLeader;
+    return this.ownership.active;
   }
 
-  /** With Lease sharding: whether this replica probes and writes the Cluster now (else: whether it leads). */
+  /** Whether this replica probes and writes the Cluster now: leading and in its scope (its shard, Pull mode's one), or held (Lease sharding). */
   ownsNow(name: string): boolean {
-    if (this.assignment === undefined) return this.isLeader;
-    return this.manager?.holds(name) ?? false;
+    return this.ownership.ownsNow(name);
   }
 
   /** Changes whenever what this replica owns may have changed (Lease sharding), for those that cache ownership. */
   get ownershipEpoch(): number {
-    return this.assignment?.epoch ?? 0;
+    return this.ownership.epoch;
   }
 
   /** The member Lease (Lease sharding), for tests and tools. */
   get memberLease(): LeaseMembership | undefined {
-    return this.membership;
+    return this.ownership instanceof LeaseShards ? this.ownership.membership : undefined;
   }
 
   /** Ready: the Clusters are listed (leader), or standing by as a follower. */
   get ready(): boolean {
     if (this.stopped) return false;
-    if (this.elector !== undefined && !this.elector.isLeader) return true;
-    // A member whose Lease lapsed serves nothing until renewed; until the first view, not ready.
-    return this.manager?.ready ?? false;
+    return this.ownership.ready(this.controller.current?.ready);
   }
 
-  /** The running manager (while leading), for tests. */
+  /** The running Cluster controller (while leading), for tests. */
+  get clusterController(): ClusterController | undefined {
+    return this.controller.current;
+  }
+
+  /** @deprecated clusterController. */
   get clusterManager(): ClusterController | undefined {
-    return this.manager;
+    return this.clusterController;
   }
 
-  start(): void {
+  /** Starts the runnables that need no leadership (in the order added), then elects or joins. */
+  start(): Promise<void> {
     this.options.log.info(
-      {
-        identity: this.options.identity,
-        taintEffect: this.options.taintEffect,
-        leaderElection: this.elector !== undefined,
-        clusterName: this.options.clusterName,
-        shard: this.options.shard,
-        sharding: this.membership !== undefined ? { lease: this.membership.leaseName } : undefined,
-      },
+      { identity: this.options.identity, taintEffect: this.options.taintEffect, ...this.ownership.describe() },
       'reconciler starting',
     );
-    if (this.membership !== undefined) this.membership.start();
-    else if (this.elector !== undefined) this.elector.start();
-    else this.startManager();
-  }
-
-  private startManager(): void {
-    if (this.stopped || this.manager !== undefined) return;
-    const o = this.options;
-    const manager = new ClusterController({
-      api: this.api,
-      taintEffect: o.taintEffect,
-      metrics: this.metrics,
-      log: o.log,
-      identity: o.identity,
-      eventNamespace: o.eventNamespace,
-      shard: o.shard,
-      clusterName: o.clusterName,
-      includePullClusters: o.includePullClusters,
-      probeConcurrency: o.probeConcurrency,
-      writeConcurrency: o.writeConcurrency,
-      resyncMs: o.resyncMs,
-      denyList: o.denyList,
-      clock: o.clock,
-      disruption: o.disruption,
-      ...(o.runProbe !== undefined ? { runProbe: o.runProbe } : {}),
-      ...(this.assignment !== undefined ? { assignment: this.assignment } : {}),
-    });
-    this.manager = manager;
-    this.metrics.leader.set(1);
-    // A manager still stopping (leadership lost and regained quickly) finishes first.
-    void this.managerStopping.then(() => {
-      if (this.manager === manager) manager.start();
-    });
-  }
-
-  private stopManager(): void {
-    const m = this.manager;
-    this.manager = undefined;
-    this.metrics.leader.set(0);
-    // No write from the moment leadership is lost, not from when the stop gets its turn (controller-runtime cancels
-    // the manager's context at once): a write held by an unreachable apiserver must not be retried after.
-    m?.fence();
-    if (m !== undefined) this.managerStopping = this.managerStopping.then(() => m.stop());
-  }
-
-  /**
-   * Lease sharding: brings what this replica acts on to the live members, in the fence's order: (1) stop the Clusters
-   * it loses and wait for their writes, (2) publish the new view in its Lease, (3) start the ones it gains once no live
-   * peer's published view claims them. A Lease not renewed in time stops everything first. Calls run one at a time.
-   */
-  private rebalance(): void {
-    if (this.rebalancing !== undefined) {
-      this.rebalanceAgain = true;
-      return;
+    this.isStarted = true;
+    const waits: Promise<void>[] = [];
+    for (const r of this.runnables) {
+      if (r.needLeaderElection) continue;
+      this.started.push(r);
+      const out = r.start();
+      if (out instanceof Promise) waits.push(out);
     }
-    this.rebalancing = (async () => {
-      do {
-        this.rebalanceAgain = false;
-        try {
-          await this.rebalanceOnce();
-        } catch (err) {
-          this.options.log.warn({ err: messageOf(err) }, 'shard rebalance failed; retrying');
-          this.retryRebalance();
-        }
-      } while (this.rebalanceAgain && !this.stopped);
-    })().finally(() => {
-      this.rebalancing = undefined;
-    });
-  }
-
-  private retryRebalance(): void {
-    if (this.stopped || this.membership === undefined) return;
-    if (this.retryTimer !== undefined) this.shardClock.clearTimer(this.retryTimer);
-    this.retryTimer = this.shardClock.setTimer(this.shardClock.now() + this.membership.durations.retryPeriodMs, () =>
-      this.rebalance(),
-    );
-  }
-
-  private async rebalanceOnce(): Promise<void> {
-    const m = this.membership!;
-    const a = this.assignment!;
-    if (this.stopped) return;
-    if (!m.healthy) {
-      // As a leader that lost its Lease: every worker and write stops, then the Lease claims nothing.
-      if (this.manager !== undefined) {
-        this.options.log.warn({ lease: m.leaseName }, 'member lease lost: every Cluster released');
-        this.stopManager();
-      }
-      await this.managerStopping;
-      if (a.published.length > 0 || a.moving) a.clear();
-      m.setAnnotation('');
-      return;
+    const own = (): void => {
+      if (!this.stopped) this.ownership.start(this.work);
+    };
+    // Nothing to wait for: the ownership starts now, as before runnables could be added.
+    if (waits.length === 0) {
+      own();
+      return Promise.resolve();
     }
-    if (!m.synced) return;
-    const next = m.members();
-    a.setPeers(m.published());
-    if (encodeView(next) !== encodeView(a.published)) {
-      a.beginMove(next);
-      const released = (await this.manager?.release()) ?? [];
-      if (!(await m.publish(encodeView(next)))) {
-        // Still moving: only what both views give us runs. Tried again each retry period.
-        this.retryRebalance();
-        return;
-      }
-      if (this.stopped || !m.healthy) return this.rebalanceOnce();
-      a.commit(next);
-      a.setPeers(m.published());
-      this.metrics.shardRebalances.inc();
-      this.options.log.info({ members: next, released: released.length }, 'shard view published');
-    }
-    if (this.manager === undefined) this.startManager();
-    this.manager?.reassign();
+    return Promise.all(waits).then(own);
   }
 
-  /** Stops the workers and the informers, waits for writes in flight, then releases the lease. */
+  /** What the Ownership starts and stops: the runnables that need leadership or ownership. */
+  private readonly work: OwnedWork = this.ownedWork();
+
+  private ownedWork(): OwnedWork {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the getter below is the object's own, not the Manager's
+    const manager = this;
+    return {
+      start: () => {
+        if (this.stopped || this.owned) return;
+        this.owned = true;
+        const gen = ++this.generation;
+        this.metrics.leader.set(1);
+        // Runnables still stopping (leadership lost and regained quickly) finish first.
+        void this.ownedStopping.then(() => {
+          if (!this.owned || this.generation !== gen || this.stopped) return;
+          for (const r of this.runnables) if (r.needLeaderElection) void r.start();
+        });
+      },
+      stop: () => {
+        if (!this.owned) return;
+        this.owned = false;
+        this.metrics.leader.set(0);
+        const runs = this.runnables.filter((r) => r.needLeaderElection);
+        // No write from the moment leadership is lost, not from when the stop gets its turn (controller-runtime cancels
+        // the manager's context at once): a write held by an unreachable apiserver must not be retried after.
+        for (const r of runs) r.fence?.();
+        this.ownedStopping = this.ownedStopping.then(async () => {
+          for (const r of runs)
+            await r
+              .stop()
+              .catch((err: unknown) => this.options.log.warn({ runnable: r.name, err: messageOf(err) }, 'stop failed'));
+        });
+      },
+      get running(): boolean {
+        return manager.owned;
+      },
+      stopped: () => this.ownedStopping,
+      release: async () => (await this.controller.current?.release()) ?? [],
+      reassign: () => this.controller.current?.reassign(),
+      holds: (name) => this.controller.current?.holds(name) ?? false,
+      shardCounts: () => this.controller.current?.shardCounts() ?? { assignable: 0, owned: 0, fenced: 0 },
+    };
+  }
+
+  /** Stops the owned runnables (every write done), releases the Lease, then stops the others, last added first. */
   async stop(): Promise<void> {
     if (this.stopped) return;
+    this.ownership.stopping();
+    this.work.stop();
     this.stopped = true;
-    if (this.retryTimer !== undefined) this.shardClock.clearTimer(this.retryTimer);
-    this.stopManager();
-    await this.managerStopping;
-    await this.rebalancing;
-    // Every write is done: the member Lease goes, and the others take our Clusters at once.
-    await this.membership?.stop(true);
-    await this.elector?.stop(true);
+    await this.ownedStopping;
+    // Every write is done: the Lease goes, and a follower (or the other members) take over at once.
+    await this.ownership.stop();
+    for (const r of [...this.started].reverse())
+      await r
+        .stop()
+        .catch((err: unknown) => this.options.log.warn({ runnable: r.name, err: messageOf(err) }, 'stop failed'));
     this.ownClient?.close();
     this.options.log.info({ identity: this.options.identity }, 'reconciler stopped');
   }

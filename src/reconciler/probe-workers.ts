@@ -15,17 +15,20 @@ import {
   type LivenessProbe,
   type ProbeContext,
   type ProbeResult,
+  type ResolvedTiming,
   type Transition,
   type WorkerState,
 } from '@karmada-cluster-probe/probe';
 import { isErrored } from '@karmada-cluster-probe/probe';
 import { probeSourceOf, type ProbeSourceKind } from '@karmada-cluster-probe/schema/internal/schema/probe-source.js';
 import type { Cluster } from '@karmada-cluster-probe/schema';
+import { definedFields } from '@karmada-cluster-probe/schema/api';
 import { HEALTHY_CONDITION, stateFromCluster, type Desired } from './desired-state.js';
 import { memberTrustOf, withMemberTrust, type MemberTrust } from './member-ca.js';
 import type { ReconcilerMetrics } from './metrics.js';
 import type { SecretStore } from './secret-store.js';
 import type { DisruptionGuard } from './disruption-guard.js';
+import { DEFAULT_PROBE_CONCURRENCY } from './defaults.js';
 
 export interface WorkersLog {
   info(obj: object, msg: string): void;
@@ -81,6 +84,81 @@ function erroredFields(entry: Entry | undefined): Pick<Entry, 'erroredRun' | 'er
   };
 }
 
+/** What a Cluster's probe worker is built from, resolved once: no probe, an invalid one, or a probe to run. */
+export type WorkerSpec =
+  | { kind: 'none' }
+  | {
+      kind: 'invalid';
+      source: ProbeSourceKind;
+      /** The bounded, secret-free message of the probe's field errors. */
+      error: string;
+      /** How many field errors. */
+      errors: number;
+      fingerprint: string;
+    }
+  | ProbeWorkerSpec;
+
+export interface ProbeWorkerSpec {
+  kind: 'probe';
+  source: ProbeSourceKind;
+  probe: LivenessProbe;
+  /** The one handler set; undefined only for a probe the validators let through without one (never, today). */
+  handler: HandlerName | undefined;
+  /** The probe's timing, defaults and minimums applied: the worker, the guard and the per-Cluster series read it. */
+  timing: ResolvedTiming;
+  /** The Secret an apiServer probe's token comes from. */
+  secretRef: { namespace: string; name: string } | undefined;
+  trust: MemberTrust;
+  /** What every run of this probe shares: the member's endpoint and TLS choice, the deny list. */
+  context: ProbeContext;
+  /** What the worker is built from: a change replaces the worker (keeping its state). */
+  fingerprint: string;
+}
+
+/**
+ * The probe worker a Cluster asks for, from the Cluster alone: where its probe is (field or annotation), whether it is
+ * valid, its handler, timing, credentials and trust. Pure: the same Cluster gives the same spec (and fingerprint).
+ */
+export function workerSpecOf(cluster: Cluster, denyList?: readonly string[]): WorkerSpec {
+  const source = probeSourceOf(cluster, denyList !== undefined ? { denyList } : {});
+  if (source.kind === 'none') return { kind: 'none' };
+  if ('error' in source)
+    return {
+      kind: 'invalid',
+      source: source.kind,
+      error: source.error,
+      errors: source.errors.length,
+      fingerprint: `invalid:${source.error}`,
+    };
+  const spec = cluster.spec ?? ({} as Cluster['spec']);
+  const which = handlerOf(source.probe);
+  const handler = which.ok ? which.name : undefined;
+  const secretRef = handler === 'apiServer' ? spec.secretRef : undefined;
+  const trust = memberTrustOf(source.probe, spec);
+  const fingerprint = JSON.stringify([
+    source.probe,
+    spec.apiEndpoint ?? null,
+    spec.insecureSkipTLSVerification === true,
+    secretRef ?? null,
+    trust,
+  ]);
+  return {
+    kind: 'probe',
+    source: source.kind,
+    probe: source.probe,
+    handler,
+    timing: resolveTiming(source.probe),
+    secretRef,
+    trust,
+    context: definedFields({
+      apiEndpoint: spec.apiEndpoint,
+      insecureSkipTLSVerify: spec.insecureSkipTLSVerification,
+      denyList,
+    }),
+    fingerprint,
+  };
+}
+
 export class ProbeWorkers {
   private readonly scheduler: ProbeScheduler;
   private readonly entries = new Map<string, Entry>();
@@ -88,7 +166,7 @@ export class ProbeWorkers {
   constructor(private readonly options: ProbeWorkersOptions) {
     const { metrics, log } = options;
     this.scheduler = new ProbeScheduler({
-      concurrency: options.probeConcurrency ?? 256,
+      concurrency: options.probeConcurrency ?? DEFAULT_PROBE_CONCURRENCY,
       ...(options.clock !== undefined ? { clock: options.clock } : {}),
       ...(options.random !== undefined ? { random: options.random } : {}),
       onResult: (name, result, state) => {
@@ -193,67 +271,63 @@ export class ProbeWorkers {
   /** Makes the Cluster's worker the one its probe asks for: started, replaced, stopped, or none for an invalid probe. */
   ensure(cluster: Cluster): void {
     const name = cluster.metadata?.name ?? '';
-    const source = probeSourceOf(cluster, {
-      ...(this.options.denyList !== undefined ? { denyList: this.options.denyList } : {}),
-    });
+    const spec = workerSpecOf(cluster, this.options.denyList);
     const entry = this.entries.get(name);
-    if (source.kind === 'none') {
+    if (spec.kind === 'none') {
       this.stopWorker(name, 'probe-removed');
       this.setEntry(name, { source: 'none' });
       return;
     }
-    if ('error' in source) {
-      const fingerprint = `invalid:${source.error}`;
-      if (entry?.fingerprint === fingerprint) return;
+    if (spec.kind === 'invalid') {
+      if (entry?.fingerprint === spec.fingerprint) return;
       this.stopWorker(name, 'probe-invalid');
-      this.setEntry(name, { source: source.kind, fingerprint, invalid: source.error, message: source.error });
+      this.setEntry(name, {
+        source: spec.source,
+        fingerprint: spec.fingerprint,
+        invalid: spec.error,
+        message: spec.error,
+      });
       // The bounded message only: the field errors' values may hold what a user pasted.
       this.options.log.warn(
-        { cluster: name, source: source.kind, errors: source.errors.length, error: source.error },
+        { cluster: name, source: spec.source, errors: spec.errors, error: spec.error },
         'probe is invalid; not run',
       );
       return;
     }
-    const spec = cluster.spec ?? ({} as Cluster['spec']);
-    const which = handlerOf(source.probe);
-    const handler = which.ok ? which.name : undefined;
-    const secretRef = handler === 'apiServer' ? spec.secretRef : undefined;
-    const trust = memberTrustOf(source.probe, spec);
-    const fingerprint = JSON.stringify([
-      source.probe,
-      spec.apiEndpoint ?? null,
-      spec.insecureSkipTLSVerification === true,
-      secretRef ?? null,
-      trust,
-    ]);
-    if (entry?.fingerprint === fingerprint) {
+    if (entry?.fingerprint === spec.fingerprint) {
       // The failure domain can move (a new region, zone or label) without the probe changing.
-      this.options.guard?.track(name, this.options.guard.domainOf(cluster), resolveTiming(source.probe));
+      this.options.guard?.track(name, this.options.guard.domainOf(cluster), spec.timing);
       return;
     }
     // A replaced worker keeps its state; a new one resumes from the verdict written before (the condition, where our
     // taint agrees with it; an invalid probe's).
     const initial: WorkerState =
       this.scheduler.stateOf(name) ?? (entry?.invalid !== undefined ? 'error' : stateFromCluster(cluster));
-    if (secretRef !== undefined) this.options.secrets.watchNamespace(secretRef.namespace);
-    if (trust.kind === 'secret') this.options.secrets.watchNamespace(trust.secretRef.namespace);
-    this.scheduler.add(name, source.probe, this.runner(source.probe, spec, secretRef, trust), { initial });
-    this.options.guard?.track(name, this.options.guard.domainOf(cluster), resolveTiming(source.probe));
+    if (spec.secretRef !== undefined) this.options.secrets.watchNamespace(spec.secretRef.namespace);
+    if (spec.trust.kind === 'secret') this.options.secrets.watchNamespace(spec.trust.secretRef.namespace);
+    this.scheduler.add(name, spec.probe, this.runner(spec), { initial, timing: spec.timing });
+    this.options.guard?.track(name, this.options.guard.domainOf(cluster), spec.timing);
     this.options.metrics.perCluster.configure(
       name,
-      resolveTiming(source.probe).failureThreshold,
+      spec.timing.failureThreshold,
       Date.parse(cluster.status?.conditions?.find((c) => c.type === HEALTHY_CONDITION)?.lastTransitionTime ?? ''),
     );
     this.setEntry(name, {
-      source: source.kind,
-      fingerprint,
-      ...(handler !== undefined ? { handler } : {}),
+      source: spec.source,
+      fingerprint: spec.fingerprint,
+      ...(spec.handler !== undefined ? { handler: spec.handler } : {}),
       ...(entry?.message !== undefined ? { message: entry.message } : {}),
       ...erroredFields(entry),
     });
     this.options.metrics.workers.set(this.scheduler.size);
     this.options.log.info(
-      { cluster: name, source: source.kind, handler, initial, replaced: entry?.fingerprint !== undefined },
+      {
+        cluster: name,
+        source: spec.source,
+        handler: spec.handler,
+        initial,
+        replaced: entry?.fingerprint !== undefined,
+      },
       entry?.fingerprint !== undefined ? 'worker replaced' : 'worker started',
     );
   }
@@ -299,19 +373,8 @@ export class ProbeWorkers {
     if (is !== undefined) this.options.metrics.invalidProbes.inc({ source: is });
   }
 
-  private runner(
-    probe: LivenessProbe,
-    spec: Cluster['spec'],
-    secretRef: { namespace: string; name: string } | undefined,
-    trust: MemberTrust,
-  ): (signal: AbortSignal) => Promise<ProbeResult> {
-    const base: ProbeContext = {
-      ...(spec.apiEndpoint !== undefined ? { apiEndpoint: spec.apiEndpoint } : {}),
-      ...(spec.insecureSkipTLSVerification !== undefined
-        ? { insecureSkipTLSVerify: spec.insecureSkipTLSVerification }
-        : {}),
-      ...(this.options.denyList !== undefined ? { denyList: this.options.denyList } : {}),
-    };
+  private runner(spec: ProbeWorkerSpec): (signal: AbortSignal) => Promise<ProbeResult> {
+    const { probe, secretRef, trust, context: base } = spec;
     const secrets = this.options.secrets;
     const waitMs = this.options.credentialsWaitMs ?? 10_000;
     const runProbe = this.options.runProbe ?? runEngineProbe;

@@ -1,7 +1,7 @@
 // Credentials for apiServer probes and the member's CA: the Secret that a Cluster's spec.secretRef names (keys `token`
 // and `caBundle`, Karmada's convention), read from a Secret cache (src/kube) that keeps only those two keys and is
 // kept current by a watch, so a rotated token or CA is used by the next probe run. Never logs their values.
-import type { ProbeCredentials } from '@karmada-cluster-probe/probe';
+import type { Clock, ProbeCredentials } from '@karmada-cluster-probe/probe';
 import type { KubeApi } from '../kube/client.js';
 import { SecretCache } from '../kube/secret-cache.js';
 
@@ -16,6 +16,8 @@ export interface SecretStoreOptions {
   onHandlerError?: (err: unknown) => void;
   /** Called when a cached Secret is added, changed or removed (`namespace/name`). */
   onChange?: (key: string) => void;
+  /** The clock of the Secret informers (the controller's one clock). */
+  clock?: Clock;
 }
 
 export class SecretStore {

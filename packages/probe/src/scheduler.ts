@@ -2,7 +2,7 @@
 // two runs of one target at once, and a stop that aborts and awaits what runs. Time comes from an injected Clock.
 import { resolveTiming } from './prober.js';
 import { ProbeWorker, type Transition, type WorkerState } from './worker.js';
-import type { LivenessProbe, ProbeResult } from './types.js';
+import type { LivenessProbe, ProbeResult, ResolvedTiming } from './types.js';
 import { messageOf, RealClock, type Clock, type TimerHandle } from '@karmada-cluster-probe/schema/api';
 
 /**
@@ -32,6 +32,8 @@ export interface SchedulerOptions {
 export interface AddOptions {
   /** The state already reported for this target (e.g. from its status condition). */
   initial?: WorkerState;
+  /** The probe's timing, already resolved by the caller (resolveTiming(probe)); resolved here when absent. */
+  timing?: ResolvedTiming;
 }
 
 interface Target {
@@ -147,7 +149,7 @@ export class ProbeScheduler {
   add(key: string, probe: LivenessProbe, run: ProbeRunner, options: AddOptions = {}): void {
     if (this.stopped) throw new Error('probe scheduler: add after stop');
     this.remove(key);
-    const worker = new ProbeWorker(resolveTiming(probe), options.initial ?? 'unknown');
+    const worker = new ProbeWorker(options.timing ?? resolveTiming(probe), options.initial ?? 'unknown');
     const t: Target = {
       key,
       worker,

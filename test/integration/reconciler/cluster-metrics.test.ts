@@ -17,9 +17,9 @@ import {
   type ReconcilerMetrics,
 } from '../../../src/reconciler/index.js';
 import type { DisruptionOptions } from '../../../src/reconciler/cluster-controller.js';
-import type { Cluster } from '../../../packages/schema/src/schema/index.js';
 import { close, listen } from '../probe/servers.js';
-import { FakeKube } from './fake-kube.js';
+import { FakeApiServer } from '../../support/fake-apiserver.js';
+import { aCluster, httpProbe, type ClusterOptions } from '../../support/cluster.js';
 import { HANG_MS, until } from './until.js';
 
 const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
@@ -76,24 +76,16 @@ async function valueOf(
 
 describe('per-Cluster metrics in the manager (in-memory apiserver, real probe targets)', function () {
   this.timeout(4 * HANG_MS); // catches a hang only: each wait below has a HANG_MS deadline of its own
-  let kube: FakeKube;
+  let kube: FakeApiServer;
   let metrics: ReconcilerMetrics;
   let manager: ClusterManager | undefined;
   let server: http.Server;
   let port = 0;
   const status = new Map<string, number>();
 
-  const cluster = (name: string, spec: Partial<Cluster['spec']> = {}): Cluster => ({
-    apiVersion: 'cluster.karmada.io/v1alpha1',
-    kind: 'Cluster',
-    metadata: { name },
-    spec: {
-      syncMode: 'Push',
-      apiEndpoint: 'https://127.0.0.1:6443',
-      livenessProbe: { httpGet: { host: '127.0.0.1', port, path: `/${name}` }, periodSeconds: 1, failureThreshold: 2 },
-      ...spec,
-    },
-  });
+  /** A Cluster probing /NAME on the test's server. */
+  const cluster = (name: string, o: ClusterOptions = {}) =>
+    aCluster(name, { probe: httpProbe(port, `/${name}`, { periodSeconds: 1, failureThreshold: 2 }), ...o });
   const start = async (disruption: DisruptionOptions | false = false): Promise<ClusterManager> => {
     manager = new ClusterManager({
       api: kube,
@@ -120,7 +112,7 @@ describe('per-Cluster metrics in the manager (in-memory apiserver, real probe ta
     port = await listen(server);
   });
   beforeEach(() => {
-    kube = new FakeKube();
+    kube = new FakeApiServer();
     metrics = createMetrics();
     status.clear();
   });
@@ -134,7 +126,7 @@ describe('per-Cluster metrics in the manager (in-memory apiserver, real probe ta
     status.set('/m-bad', 500);
     kube.putCluster(cluster('m-ok'));
     kube.putCluster(cluster('m-bad'));
-    kube.putCluster(cluster('m-invalid', { livenessProbe: { httpGet: { port, path: 'no-slash' } } }));
+    kube.putCluster(cluster('m-invalid', { probe: { httpGet: { port, path: 'no-slash' } } }));
     await start();
     await verdict('m-ok', 'healthy');
     await verdict('m-bad', 'failing');
@@ -176,14 +168,8 @@ describe('per-Cluster metrics in the manager (in-memory apiserver, real probe ta
     await start();
     for (const n of ['d-deleted', 'd-noprobe', 'd-pull', 'd-kept']) await verdict(n, 'healthy');
     // Deleted: the informer's DELETED event, as the apiserver sends it.
-    const store = kube as unknown as {
-      clusters: Map<string, Cluster>;
-      emit(path: string, type: string, obj: unknown): void;
-    };
-    const gone = store.clusters.get('d-deleted')!;
-    store.clusters.delete('d-deleted');
-    store.emit('/apis/cluster.karmada.io/v1alpha1/clusters', 'DELETED', gone);
-    kube.putCluster(cluster('d-noprobe', { livenessProbe: undefined }));
+    kube.deleteCluster('d-deleted');
+    kube.putCluster(aCluster('d-noprobe'));
     // A Pull Cluster is its in-member agent's, not this replica's.
     kube.putCluster(cluster('d-pull', { syncMode: 'Pull' }));
     await manager!.idle();

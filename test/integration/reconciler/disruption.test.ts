@@ -8,24 +8,26 @@ import http from 'node:http';
 import { expect } from 'chai';
 import { ClusterManager, createMetrics, type ReconcilerMetrics } from '../../../src/reconciler/index.js';
 import type { DisruptionOptions } from '../../../src/reconciler/cluster-controller.js';
-import type { Cluster, Condition } from '../../../packages/schema/src/schema/index.js';
 import { close, listen } from '../probe/servers.js';
-import { FakeKube } from './fake-kube.js';
+import { FakeApiServer } from '../../support/fake-apiserver.js';
+import {
+  aCluster,
+  healthyOf as healthy,
+  httpProbe,
+  isTainted as tainted,
+  type ClusterOptions,
+} from '../../support/cluster.js';
 import { HANG_MS, until } from './until.js';
 
 const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
-const UNHEALTHY = 'cluster.karmada.io/unhealthy';
 const PERIOD_S = 1;
 const FAILURE_THRESHOLD = 2;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-const healthy = (c: Cluster | undefined): Condition | undefined =>
-  c?.status?.conditions?.find((x) => x.type === 'Healthy');
-const tainted = (c: Cluster | undefined): boolean => (c?.spec.taints ?? []).some((t) => t.key === UNHEALTHY);
 
 describe('disruption guard in the manager (in-memory apiserver, real probe targets)', function () {
   this.timeout(4 * HANG_MS); // catches a hang only: each wait below has a HANG_MS deadline of its own
-  let kube: FakeKube;
+  let kube: FakeApiServer;
   let metrics: ReconcilerMetrics;
   let manager: ClusterManager | undefined;
   let server: http.Server;
@@ -36,21 +38,12 @@ describe('disruption guard in the manager (in-memory apiserver, real probe targe
   const requests = new Map<string, number>();
   let cut = false;
 
-  const cluster = (name: string, spec: Partial<Cluster['spec']> = {}): Cluster => ({
-    apiVersion: 'cluster.karmada.io/v1alpha1',
-    kind: 'Cluster',
-    metadata: { name },
-    spec: {
-      syncMode: 'Push',
-      apiEndpoint: 'https://127.0.0.1:6443',
-      livenessProbe: {
-        httpGet: { host: '127.0.0.1', port, path: `/${name}` },
-        periodSeconds: PERIOD_S,
-        failureThreshold: FAILURE_THRESHOLD,
-      },
-      ...spec,
-    },
-  });
+  /** A Cluster probing /NAME on the test's server. */
+  const cluster = (name: string, o: ClusterOptions = {}) =>
+    aCluster(name, {
+      probe: httpProbe(port, `/${name}`, { periodSeconds: PERIOD_S, failureThreshold: FAILURE_THRESHOLD }),
+      ...o,
+    });
 
   const start = async (
     options: { taintEffect?: 'NoSchedule' | 'NoExecute' | 'none'; disruption?: DisruptionOptions | false } = {},
@@ -86,7 +79,7 @@ describe('disruption guard in the manager (in-memory apiserver, real probe targe
     port = await listen(server);
   });
   beforeEach(() => {
-    kube = new FakeKube();
+    kube = new FakeApiServer();
     metrics = createMetrics();
     status.clear();
     requests.clear();
@@ -297,7 +290,7 @@ describe('disruption guard in the manager (in-memory apiserver, real probe targe
       await close(sentinel);
     }
     await manager!.stop();
-    kube = new FakeKube();
+    kube = new FakeApiServer();
     metrics = createMetrics();
     const names = ['o1', 'o2', 'o3'];
     for (const n of names) kube.putCluster(cluster(n));

@@ -6,36 +6,23 @@ import http from 'node:http';
 import https from 'node:https';
 import { expect } from 'chai';
 import { ClusterManager, createMetrics, type ReconcilerMetrics } from '../../../src/reconciler/index.js';
-import type { Cluster, Condition, Taint } from '../../../packages/schema/src/schema/index.js';
+import type { Taint } from '../../../packages/schema/src/schema/index.js';
 import { b64, testPki, type TestPki } from '../probe/certs.js';
 import { close, listen } from '../probe/servers.js';
-import { FakeKube } from './fake-kube.js';
+import { FakeApiServer } from '../../support/fake-apiserver.js';
+import { aCluster, healthyCondition, healthyOf as healthy, httpProbe, unhealthyTaint } from '../../support/cluster.js';
 import { HANG_MS, until } from './until.js';
 
 const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
-const UNHEALTHY = 'cluster.karmada.io/unhealthy';
 const maintenance: Taint = { key: 'example.com/maintenance', value: 'planned', effect: 'NoSchedule' };
-const ours: Taint = { key: UNHEALTHY, effect: 'NoSchedule', timeAdded: '2026-01-01T00:00:00Z' };
-const wasHealthy: Condition = {
-  type: 'Healthy',
-  status: 'True',
-  reason: 'LivenessProbeSucceeded',
-  message: 'HTTP probe succeeded with statuscode: 200',
-  lastTransitionTime: '2026-01-01T00:00:00Z',
-};
+const ours = unhealthyTaint();
+const wasHealthy = healthyCondition('True');
 
+/** The legacy health-checker annotation (migrated to a probe by the reconciler) of a probe of `url`. */
+const legacyUrl = (url: string): Record<string, string> => ({
+  'cluster.karmada.io/health-checker': JSON.stringify({ url }),
+});
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-const healthy = (c: Cluster | undefined): Condition | undefined =>
-  c?.status?.conditions?.find((x) => x.type === 'Healthy');
-
-function cluster(name: string, spec: Partial<Cluster['spec']>, annotations?: Record<string, string>): Cluster {
-  return {
-    apiVersion: 'cluster.karmada.io/v1alpha1',
-    kind: 'Cluster',
-    metadata: { name, ...(annotations !== undefined ? { annotations } : {}) },
-    spec: { syncMode: 'Push', apiEndpoint: 'https://127.0.0.1:6443', ...spec },
-  };
-}
 
 async function metric(metrics: ReconcilerMetrics, name: string, labels: string): Promise<number | undefined> {
   const text = await metrics.registry.metrics();
@@ -45,7 +32,7 @@ async function metric(metrics: ReconcilerMetrics, name: string, labels: string):
 
 describe('reconciler manager (in-memory apiserver, real probe targets)', function () {
   this.timeout(4 * HANG_MS); // catches a hang only: each wait below has a HANG_MS deadline of its own
-  let kube: FakeKube;
+  let kube: FakeApiServer;
   let metrics: ReconcilerMetrics;
   let manager: ClusterManager | undefined;
   const servers: (http.Server | https.Server)[] = [];
@@ -79,7 +66,7 @@ describe('reconciler manager (in-memory apiserver, real probe targets)', functio
   });
 
   beforeEach(() => {
-    kube = new FakeKube();
+    kube = new FakeApiServer();
     metrics = createMetrics();
     hits = 0;
     status = 200;
@@ -96,13 +83,13 @@ describe('reconciler manager (in-memory apiserver, real probe targets)', functio
 
   describe('invalid probes', () => {
     it('never runs an invalid probe; reports it once as Unknown/InvalidLivenessProbe with an Event and a metric, and lifts our taint', async () => {
-      kube.putCluster({
-        ...cluster('m-bad', {
+      kube.putCluster(
+        aCluster('m-bad', {
           taints: [maintenance, ours],
-          livenessProbe: { httpGet: { host: '127.0.0.1', port: httpPort, path: 'healthz' }, periodSeconds: 1 },
+          probe: httpProbe(httpPort, 'healthz', { periodSeconds: 1 }),
+          conditions: [wasHealthy],
         }),
-        status: { conditions: [wasHealthy] },
-      });
+      );
       await start();
       const c = await until('InvalidLivenessProbe', () => {
         const x = kube.cluster('m-bad');
@@ -142,10 +129,10 @@ describe('reconciler manager (in-memory apiserver, real probe targets)', functio
     });
 
     it('checks the probe annotation and the migrated legacy annotation, with the deny list it connects with', async () => {
-      kube.putCluster(cluster('m-ann', {}, { 'cluster.karmada.io/liveness-probe': '{"tcpSocket":{"port":70000}}' }));
       kube.putCluster(
-        cluster('m-legacy', {}, { 'cluster.karmada.io/health-checker': '{"url":"http://169.254.169.254/latest"}' }),
+        aCluster('m-ann', { annotations: { 'cluster.karmada.io/liveness-probe': '{"tcpSocket":{"port":70000}}' } }),
       );
+      kube.putCluster(aCluster('m-legacy', { annotations: legacyUrl('http://169.254.169.254/latest') }));
       await start();
       const ann = await until('annotation invalid', () => healthy(kube.cluster('m-ann')));
       expect(ann).to.include({
@@ -161,7 +148,7 @@ describe('reconciler manager (in-memory apiserver, real probe targets)', functio
       );
       expect(await metric(metrics, 'cluster_probe_reconciler_invalid_probes', 'source="annotation"')).to.equal(1);
       expect(await metric(metrics, 'cluster_probe_reconciler_invalid_probes', 'source="legacy"')).to.equal(1);
-      kube.putCluster(cluster('m-ann', {}, {}));
+      kube.putCluster(aCluster('m-ann', { annotations: {} }));
       await until('condition removed', () => (healthy(kube.cluster('m-ann')) === undefined ? true : undefined));
       expect(await metric(metrics, 'cluster_probe_reconciler_invalid_probes', 'source="annotation"')).to.equal(0);
     });
@@ -195,14 +182,11 @@ describe('reconciler manager (in-memory apiserver, real probe targets)', functio
     it('trusts the CA of the secretRef Secret for a legacy url aimed at spec.apiEndpoint', async () => {
       kube.putSecret('karmada-cluster', 'm-ca', secret());
       kube.putCluster(
-        cluster(
-          'm-ca',
-          {
-            apiEndpoint: `https://127.0.0.1:${memberPort}`,
-            secretRef: { namespace: 'karmada-cluster', name: 'm-ca' },
-          },
-          { 'cluster.karmada.io/health-checker': JSON.stringify({ url: `https://127.0.0.1:${memberPort}/readyz` }) },
-        ),
+        aCluster('m-ca', {
+          apiEndpoint: `https://127.0.0.1:${memberPort}`,
+          secretRef: { namespace: 'karmada-cluster', name: 'm-ca' },
+          annotations: legacyUrl(`https://127.0.0.1:${memberPort}/readyz`),
+        }),
       );
       await start();
       const c = await until('Healthy', () => healthy(kube.cluster('m-ca')));
@@ -213,10 +197,10 @@ describe('reconciler manager (in-memory apiserver, real probe targets)', functio
     it('trusts it for a field probe with the host omitted too (the host of spec.apiEndpoint)', async () => {
       kube.putSecret('karmada-cluster', 'm-ca2', secret());
       kube.putCluster(
-        cluster('m-ca2', {
+        aCluster('m-ca2', {
           apiEndpoint: `https://127.0.0.1:${memberPort}/`,
           secretRef: { namespace: 'karmada-cluster', name: 'm-ca2' },
-          livenessProbe: { httpGet: { scheme: 'HTTPS', port: memberPort, path: '/readyz' }, periodSeconds: 1 },
+          probe: { httpGet: { scheme: 'HTTPS', port: memberPort, path: '/readyz' }, periodSeconds: 1 },
         }),
       );
       await start();
@@ -226,11 +210,11 @@ describe('reconciler manager (in-memory apiserver, real probe targets)', functio
     it('never sends that trust to another host:port: a probe elsewhere fails as before', async () => {
       kube.putSecret('karmada-cluster', 'm-other', secret());
       kube.putCluster(
-        cluster('m-other', {
+        aCluster('m-other', {
           apiEndpoint: `https://127.0.0.1:${memberPort}`,
           secretRef: { namespace: 'karmada-cluster', name: 'm-other' },
           // Same host, the other port: a server with a certificate from the very same CA.
-          livenessProbe: {
+          probe: {
             httpGet: { scheme: 'HTTPS', host: '127.0.0.1', port: otherPort, path: '/readyz' },
             periodSeconds: 1,
             failureThreshold: 1,
@@ -246,10 +230,10 @@ describe('reconciler manager (in-memory apiserver, real probe targets)', functio
     it("keeps the probe's own caBundle when it has one", async () => {
       kube.putSecret('karmada-cluster', 'm-own', secret());
       kube.putCluster(
-        cluster('m-own', {
+        aCluster('m-own', {
           apiEndpoint: `https://127.0.0.1:${memberPort}`,
           secretRef: { namespace: 'karmada-cluster', name: 'm-own' },
-          livenessProbe: {
+          probe: {
             httpGet: { scheme: 'HTTPS', port: memberPort, path: '/readyz', caBundle: b64(pki.otherCaPem) },
             periodSeconds: 1,
             failureThreshold: 1,
@@ -265,15 +249,12 @@ describe('reconciler manager (in-memory apiserver, real probe targets)', functio
     it('honours spec.insecureSkipTLSVerification as Karmada does for that endpoint', async () => {
       kube.putSecret('karmada-cluster', 'm-insecure', secret(false));
       kube.putCluster(
-        cluster(
-          'm-insecure',
-          {
-            apiEndpoint: `https://127.0.0.1:${memberPort}`,
-            insecureSkipTLSVerification: true,
-            secretRef: { namespace: 'karmada-cluster', name: 'm-insecure' },
-          },
-          { 'cluster.karmada.io/health-checker': JSON.stringify({ url: `https://127.0.0.1:${memberPort}/readyz` }) },
-        ),
+        aCluster('m-insecure', {
+          apiEndpoint: `https://127.0.0.1:${memberPort}`,
+          secretRef: { namespace: 'karmada-cluster', name: 'm-insecure' },
+          spec: { insecureSkipTLSVerification: true },
+          annotations: legacyUrl(`https://127.0.0.1:${memberPort}/readyz`),
+        }),
       );
       await start();
       expect(await until('Healthy', () => healthy(kube.cluster('m-insecure')))).to.include({ status: 'True' });
@@ -281,10 +262,10 @@ describe('reconciler manager (in-memory apiserver, real probe targets)', functio
 
     it('reports a missing Secret as Unknown/LivenessProbeError (no taint), and uses the Secret once it appears', async () => {
       kube.putCluster(
-        cluster('m-later', {
+        aCluster('m-later', {
           apiEndpoint: `https://127.0.0.1:${memberPort}`,
           secretRef: { namespace: 'karmada-cluster', name: 'm-later' },
-          livenessProbe: { httpGet: { scheme: 'HTTPS', port: memberPort, path: '/readyz' }, periodSeconds: 1 },
+          probe: { httpGet: { scheme: 'HTTPS', port: memberPort, path: '/readyz' }, periodSeconds: 1 },
         }),
       );
       await start();
@@ -301,10 +282,10 @@ describe('reconciler manager (in-memory apiserver, real probe targets)', functio
     it('reports a token the member refuses as Unknown/LivenessProbeError naming the Secret, never a taint', async () => {
       kube.putSecret('karmada-cluster', 'm-revoked', { ...secret(), token: b64(REVOKED) });
       kube.putCluster(
-        cluster('m-revoked', {
+        aCluster('m-revoked', {
           apiEndpoint: `https://127.0.0.1:${memberPort}`,
           secretRef: { namespace: 'karmada-cluster', name: 'm-revoked' },
-          livenessProbe: { apiServer: {}, periodSeconds: 1, failureThreshold: 1 },
+          probe: { apiServer: {}, periodSeconds: 1, failureThreshold: 1 },
         }),
       );
       await start();
@@ -322,14 +303,11 @@ describe('reconciler manager (in-memory apiserver, real probe targets)', functio
     it('names the Secret when its caBundle is not a CA bundle', async () => {
       kube.putSecret('karmada-cluster', 'm-badca', { caBundle: b64('not a certificate') });
       kube.putCluster(
-        cluster(
-          'm-badca',
-          {
-            apiEndpoint: `https://127.0.0.1:${memberPort}`,
-            secretRef: { namespace: 'karmada-cluster', name: 'm-badca' },
-          },
-          { 'cluster.karmada.io/health-checker': JSON.stringify({ url: `https://127.0.0.1:${memberPort}/readyz` }) },
-        ),
+        aCluster('m-badca', {
+          apiEndpoint: `https://127.0.0.1:${memberPort}`,
+          secretRef: { namespace: 'karmada-cluster', name: 'm-badca' },
+          annotations: legacyUrl(`https://127.0.0.1:${memberPort}/readyz`),
+        }),
       );
       await start();
       const c = await until('Healthy', () => healthy(kube.cluster('m-badca')));
@@ -341,18 +319,13 @@ describe('reconciler manager (in-memory apiserver, real probe targets)', functio
   describe('a verdict half-written by a replica that stopped (control-plane faults e2e, defect 3)', () => {
     // A failure is written taint first, condition second; a recovery untaint first. A replica killed, cut off or
     // fenced between the two leaves them disagreeing; the next one must not undo the half that was written.
-    const probe = (path: string) => ({
-      httpGet: { host: '127.0.0.1', port: httpPort, path },
-      periodSeconds: 1,
-      failureThreshold: 2,
-    });
+    const probe = (path: string) => httpProbe(httpPort, path, { periodSeconds: 1, failureThreshold: 2 });
 
     it('tainted with Healthy still True, its target failing: keeps the taint and writes only the condition', async () => {
       status = 500;
-      kube.putCluster({
-        ...cluster('m-half-down', { taints: [maintenance, ours], livenessProbe: probe('/down') }),
-        status: { conditions: [wasHealthy] },
-      });
+      kube.putCluster(
+        aCluster('m-half-down', { taints: [maintenance, ours], probe: probe('/down'), conditions: [wasHealthy] }),
+      );
       await start();
       await until('Healthy=False', () => (healthy(kube.cluster('m-half-down'))?.status === 'False' ? true : undefined));
       // Never a taint write: resumed as 'success' from the condition, the first reconcile lifted the taint, and the
@@ -365,12 +338,13 @@ describe('reconciler manager (in-memory apiserver, real probe targets)', functio
     });
 
     it('untainted with Healthy still False, its target answering: never taints it again, writes Healthy=True', async () => {
-      kube.putCluster({
-        ...cluster('m-half-up', { taints: [maintenance], livenessProbe: probe('/up') }),
-        status: {
-          conditions: [{ ...wasHealthy, status: 'False', reason: 'LivenessProbeFailed', message: 'statuscode: 500' }],
-        },
-      });
+      kube.putCluster(
+        aCluster('m-half-up', {
+          taints: [maintenance],
+          probe: probe('/up'),
+          conditions: [healthyCondition('False', { message: 'statuscode: 500' })],
+        }),
+      );
       await start();
       await until('Healthy=True', () => (healthy(kube.cluster('m-half-up'))?.status === 'True' ? true : undefined));
       expect(kube.history.filter((h) => h.startsWith('taints ') && h.endsWith(' m-half-up'))).to.deep.equal([]);
@@ -382,13 +356,9 @@ describe('reconciler manager (in-memory apiserver, real probe targets)', functio
     it('writes Healthy=False and leaves every taint, ours included, to whoever manages them', async () => {
       status = 500;
       kube.putCluster(
-        cluster('m-cond', {
+        aCluster('m-cond', {
           taints: [maintenance, ours],
-          livenessProbe: {
-            httpGet: { host: '127.0.0.1', port: httpPort, path: '/healthz' },
-            periodSeconds: 1,
-            failureThreshold: 1,
-          },
+          probe: httpProbe(httpPort, '/healthz', { periodSeconds: 1, failureThreshold: 1 }),
         }),
       );
       await start('none');

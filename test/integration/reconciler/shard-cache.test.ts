@@ -9,7 +9,8 @@ import { expect } from 'chai';
 import { ClusterController, createMetrics, shardOf } from '../../../src/reconciler/index.js';
 import type { Cluster } from '../../../packages/schema/src/schema/index.js';
 import { close, listen } from '../probe/servers.js';
-import { FakeKube } from './fake-kube.js';
+import { FakeApiServer } from '../../support/fake-apiserver.js';
+import { aCluster, healthyCondition, healthyOf, httpProbe } from '../../support/cluster.js';
 import { HANG_MS, until } from './until.js';
 
 const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
@@ -39,7 +40,7 @@ function memberStatus(): NonNullable<Cluster['status']> & Record<string, unknown
 
 describe('a shard caches in full only the Clusters it judges (in-memory apiserver, real probe target)', function () {
   this.timeout(4 * HANG_MS); // catches a hang only: each wait below has a HANG_MS deadline of its own
-  let kube: FakeKube;
+  let kube: FakeApiServer;
   let controller: ClusterController | undefined;
   let server: http.Server;
   let port = 0;
@@ -56,56 +57,37 @@ describe('a shard caches in full only the Clusters it judges (in-memory apiserve
   const names = Array.from({ length: 24 }, (_, i) => `member-${i}`);
   const ours = names.filter((n) => shardOf(n, SHARDS) === 0);
   const theirs = names.filter((n) => shardOf(n, SHARDS) !== 0);
-  const healthyOf = (c: Cluster | undefined) => c?.status?.conditions?.find((x) => x.type === 'Healthy');
 
   function put(name: string, syncMode: 'Push' | 'Pull' = 'Push'): void {
-    kube.putCluster({
-      apiVersion: 'cluster.karmada.io/v1alpha1',
-      kind: 'Cluster',
-      metadata: {
-        name,
-        labels: { 'example.com/team': 'a' },
-        annotations: { 'kubectl.kubernetes.io/last-applied-configuration': 'x'.repeat(2000) },
-        managedFields: [{ manager: 'karmada-controller-manager', operation: 'Update', fieldsV1: { 'f:status': {} } }],
-      } as Cluster['metadata'],
-      spec: {
+    kube.putCluster(
+      aCluster(name, {
         syncMode,
         region: 'eu',
         zones: ['a'],
-        apiEndpoint: 'https://127.0.0.1:6443',
-        resourceModels: Array.from({ length: 9 }, (_, grade) => ({
-          grade,
-          ranges: [{ name: 'cpu', min: String(grade), max: String(grade + 1) }],
-        })),
-        livenessProbe: { httpGet: { host: '127.0.0.1', port, path: `/${name}` }, periodSeconds: 1 },
-      } as Cluster['spec'],
-      status: memberStatus(),
-    });
+        labels: { 'example.com/team': 'a' },
+        annotations: { 'kubectl.kubernetes.io/last-applied-configuration': 'x'.repeat(2000) },
+        metadata: {
+          managedFields: [{ manager: 'karmada-controller-manager', operation: 'Update', fieldsV1: { 'f:status': {} } }],
+        } as Cluster['metadata'],
+        spec: {
+          resourceModels: Array.from({ length: 9 }, (_, grade) => ({
+            grade,
+            ranges: [{ name: 'cpu', min: String(grade), max: String(grade + 1) }],
+          })),
+        },
+        probe: httpProbe(port, `/${name}`, { periodSeconds: 1 }),
+        status: memberStatus(),
+      }),
+    );
   }
 
   it('keeps its own whole but slim, the others as stubs; writes leave the dropped fields on the server', async () => {
     expect(ours.length, 'some Clusters in shard 0').to.be.greaterThan(2);
     expect(theirs.length, 'some Clusters in other shards').to.be.greaterThan(2);
-    kube = new FakeKube();
+    kube = new FakeApiServer();
     for (const n of names) put(n);
     // Another shard's verdict, as its replica wrote it: the stub keeps it for the guard.
-    const other = kube.cluster(theirs[0]!)!;
-    kube.putCluster({
-      ...other,
-      status: {
-        ...other.status,
-        conditions: [
-          ...(other.status?.conditions ?? []),
-          {
-            type: 'Healthy',
-            status: 'False',
-            reason: 'LivenessProbeFailed',
-            message: 'HTTP probe failed with statuscode: 500',
-            lastTransitionTime: '2026-01-01T00:00:00Z',
-          },
-        ],
-      },
-    });
+    kube.updateCluster(theirs[0]!, (c) => c.status!.conditions!.push(healthyCondition('False')));
     controller = new ClusterController({
       api: kube,
       taintEffect: 'NoSchedule',

@@ -1,34 +1,65 @@
 // Lease sharding end to end (docs/sharding.md): replicas in-process on one in-memory apiserver with Leases, real probe
 // targets on 127.0.0.1, the Leases' time on one fake clock (the apiserver's and every replica's: "on the others'
-// clocks" is that clock, moved by the test). Every Cluster write is checked by the apiserver stand-in when it takes
-// it (sharding-kube.ts): the writer's Lease is live and claims the Cluster, and no earlier writer still claims it.
+// clocks" is that clock, moved by the test). Every Cluster write is checked when the apiserver takes it (fenceCheck
+// below): the writer's Lease is live and claims the Cluster, and no earlier writer still claims it.
 // Covered: 2 and 3 replicas share with no overlap and no gap; a clean stop hands over at once; a killed replica only
 // after the lease duration; a joining replica takes about 1/N, each Cluster released before it is started; a replica
 // that cannot renew stops before its Lease expires; a partition of one replica (all its targets fail) taints nothing.
 import http from 'node:http';
 import { expect } from 'chai';
 import { Manager, createMetrics, type ReconcilerMetrics } from '../../../src/reconciler/index.js';
-import { rendezvousOwner } from '../../../src/reconciler/shard.js';
-import type { Cluster } from '../../../packages/schema/src/schema/index.js';
+import { claims, decodeView, rendezvousOwner } from '../../../src/reconciler/shard.js';
+import { SHARD_VIEW_ANNOTATION } from '../../../src/kube/membership.js';
 import { FLEET_METRICS } from '../../../src/facts/metric-names.js';
 import { close, listen } from '../probe/servers.js';
-import { FakeClock } from '../../unit/probe/fake-clock.js';
+import { FakeClock } from '../../support/fake-clock.js';
+import { CLUSTERS, FakeApiServer, type FakeClient } from '../../support/fake-apiserver.js';
+import { aCluster, httpProbe, isTainted } from '../../support/cluster.js';
 import { runProbe } from '../../../packages/probe/src/index.js';
-import { ReplicaApi, ShardingKube } from './sharding-kube.js';
 import { HANG_MS, until } from './until.js';
 
 const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined, error: () => undefined };
 /** Lease timing on the fake clock: a duration, a renew deadline about 2/3 of it, a retry period of duration / 20 (whole seconds: a Lease says leaseDurationSeconds). */
 const LEASE = { leaseDurationMs: 2_000, renewDeadlineMs: 1_300, retryPeriodMs: 100 };
-const UNHEALTHY = 'cluster.karmada.io/unhealthy';
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 interface Replica {
   id: string;
-  api: ReplicaApi;
+  api: FakeClient;
   manager: Manager;
   metrics: ReconcilerMetrics;
   stopped: boolean;
+}
+
+/**
+ * The fence, checked when the apiserver takes each Cluster write, against the Leases as it holds them on its clock:
+ * the writer's own Lease is live and claims the Cluster, and no replica that wrote it before still claims it with a
+ * live Lease (two writers never overlap). Returns the writes that broke it, explained.
+ */
+function fenceCheck(kube: FakeApiServer): string[] {
+  const violations: string[] = [];
+  const claimsNow = (identity: string, cluster: string): boolean =>
+    kube
+      .liveLeases()
+      .some(
+        (l) =>
+          l.spec?.holderIdentity === identity &&
+          claims(identity, decodeView(l.metadata?.annotations?.[SHARD_VIEW_ANNOTATION]), cluster),
+      );
+  kube.before(({ method, path, target, writer }) => {
+    if (method !== 'PATCH' || !path.startsWith(`${CLUSTERS}/`)) return;
+    const cluster = target.name!;
+    const at = kube.clock.now();
+    if (!claimsNow(writer, cluster))
+      violations.push(`${writer} wrote ${cluster} at ${at} without a live Lease claiming it`);
+    const before = new Set(
+      kube.clusterWrites.filter((w) => w.cluster === cluster && w.writer !== writer).map((w) => w.writer),
+    );
+    for (const other of before)
+      if (claimsNow(other, cluster))
+        violations.push(`${writer} wrote ${cluster} at ${at} while ${other}, who wrote it before, still claims it`);
+  });
+  return violations;
 }
 
 describe('Lease sharding (in-memory apiserver with Leases, fake lease clock, real probe targets)', function () {
@@ -36,7 +67,8 @@ describe('Lease sharding (in-memory apiserver with Leases, fake lease clock, rea
   let server: http.Server;
   let port = 0;
   let closedPort = 0;
-  let kube: ShardingKube;
+  let kube: FakeApiServer;
+  let violations: string[];
   let clock: FakeClock;
   let replicas: Replica[] = [];
 
@@ -59,7 +91,8 @@ describe('Lease sharding (in-memory apiserver with Leases, fake lease clock, rea
 
   beforeEach(() => {
     clock = new FakeClock(1_000_000);
-    kube = new ShardingKube(clock);
+    kube = new FakeApiServer({ clock });
+    violations = fenceCheck(kube);
     replicas = [];
   });
   afterEach(async () => {
@@ -71,30 +104,19 @@ describe('Lease sharding (in-memory apiserver with Leases, fake lease clock, rea
     );
     while (stopping) await step();
     await stops;
-    expect(kube.violations, 'fence violations').to.deep.equal([]);
+    expect(violations, 'fence violations').to.deep.equal([]);
   });
 
   function putCluster(name: string, path: string): void {
-    const c: Cluster = {
-      apiVersion: 'cluster.karmada.io/v1alpha1',
-      kind: 'Cluster',
-      metadata: { name },
-      spec: {
-        syncMode: 'Push',
-        apiEndpoint: 'https://127.0.0.1:6443',
-        livenessProbe: {
-          httpGet: { host: '127.0.0.1', port, path: `${path}/${name}` },
-          periodSeconds: 1,
-          failureThreshold: 1,
-          successThreshold: 1,
-        },
-      },
-    };
-    kube.putCluster(c);
+    kube.putCluster(
+      aCluster(name, {
+        probe: httpProbe(port, `${path}/${name}`, { periodSeconds: 1, failureThreshold: 1, successThreshold: 1 }),
+      }),
+    );
   }
 
   function startReplica(id: string, options: { guard?: boolean; partitioned?: boolean } = {}): Replica {
-    const api = new ReplicaApi(kube, id);
+    const api = kube.client(id);
     const metrics = createMetrics();
     const manager = new Manager({
       api,
@@ -109,7 +131,8 @@ describe('Lease sharding (in-memory apiserver with Leases, fake lease clock, rea
       disruption: options.guard === true ? { tickMs: 100 } : false,
       sharding: { namespace: 'karmada-system', group: 'cluster-probe-reconciler', clock, ...LEASE },
     });
-    manager.start();
+    // Nothing to wait for here (it waits for added runnables; there are none); a rejection fails the test unhandled.
+    void manager.start();
     const r: Replica = { id, api, manager, metrics, stopped: false };
     replicas.push(r);
     return r;
@@ -179,7 +202,7 @@ describe('Lease sharding (in-memory apiserver with Leases, fake lease clock, rea
     }
     expect(owned, 'owned by nobody: assignable - sum(owned)').to.equal(30);
     // Every member Lease carries its group label and the view it acts on.
-    const views = kube.storedLeases().map((l) => l.metadata?.annotations?.['cluster-probe.karmada.io/shard-view']);
+    const views = kube.leases().map((l) => l.metadata?.annotations?.['cluster-probe.karmada.io/shard-view']);
     expect(views).to.deep.equal(Array(3).fill('replica-a\nreplica-b\nreplica-c'));
   });
 
@@ -319,10 +342,8 @@ describe('Lease sharding (in-memory apiserver with Leases, fake lease clock, rea
         : undefined,
     );
     await sleep(2_000);
-    for (const n of clusters) expect(kube.cluster(n)?.spec.taints ?? [], n).to.not.deep.include({ key: UNHEALTHY });
-    expect(clusters.filter((n) => (kube.cluster(n)?.spec.taints ?? []).some((t) => t.key === UNHEALTHY))).to.deep.equal(
-      [],
-    );
+    for (const n of clusters) expect(isTainted(kube.cluster(n)), n).to.equal(false);
+    expect(clusters.filter((n) => isTainted(kube.cluster(n)))).to.deep.equal([]);
   });
 
   it('without its guard, the same partition taints its Clusters (the test above can fail)', async () => {
@@ -332,9 +353,7 @@ describe('Lease sharding (in-memory apiserver with Leases, fake lease clock, rea
     const b = startReplica('replica-b', { partitioned: true });
     await stepUntil('2 replicas settled', () => (settledOn(clusters, [a, b]) ? true : undefined));
     const hers = clusters.filter((n) => b.manager.ownsNow(n));
-    await until('b taints its own', () =>
-      hers.every((n) => (kube.cluster(n)?.spec.taints ?? []).some((t) => t.key === UNHEALTHY)) ? true : undefined,
-    );
+    await until('b taints its own', () => (hers.every((n) => isTainted(kube.cluster(n))) ? true : undefined));
     expect(
       clusters.filter((n) => !hers.includes(n)).some((n) => (kube.cluster(n)?.spec.taints ?? []).length > 0),
     ).to.equal(false);
@@ -347,9 +366,7 @@ describe('Lease sharding (in-memory apiserver with Leases, fake lease clock, rea
     const b = startReplica('replica-b');
     await stepUntil('2 replicas settled', () => (settledOn(clusters, [a, b]) ? true : undefined));
     // Every Cluster failing: tainted by its owner.
-    await until('all tainted', () =>
-      clusters.every((n) => (kube.cluster(n)?.spec.taints ?? []).some((t) => t.key === UNHEALTHY)) ? true : undefined,
-    );
+    await until('all tainted', () => (clusters.every((n) => isTainted(kube.cluster(n))) ? true : undefined));
     const gets = kube.clusterWrites.length;
     b.stopped = true;
     await b.manager.stop();

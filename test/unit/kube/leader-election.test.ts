@@ -5,7 +5,7 @@
 // machine cannot move it.
 import { expect } from 'chai';
 import { KubeApiError, LeaderElector, type KubeApi } from '../../../src/kube/index.js';
-import { FakeClock } from '../probe/fake-clock.js';
+import { FakeClock } from '../../support/fake-clock.js';
 
 interface LeaseLike {
   metadata: { name: string; namespace: string; resourceVersion: string };
@@ -39,6 +39,27 @@ class StallingLeases implements KubeApi {
     this.lease = { ...body, metadata: { ...body.metadata, resourceVersion: String(this.renewals + 1) } };
     this.renewals++;
     return structuredClone(this.lease) as T;
+  }
+
+  async watch(): Promise<void> {
+    throw new Error('not used');
+  }
+}
+
+/** How long the first write (the create) takes to answer: stored at once, answered this much later. */
+const SLOW_CREATE_MS = 300;
+
+/** A Lease API without the Lease: the create answers after SLOW_CREATE_MS, every request after it fails with a 500. */
+class SlowCreateThenFailing implements KubeApi {
+  private created = false;
+  constructor(private readonly clock: FakeClock) {}
+
+  async request<T>(method: string, _path: string, options: { body?: unknown } = {}): Promise<T> {
+    if (this.created) throw new KubeApiError(500, 'InternalError', 'etcdserver: request timed out');
+    if (method === 'GET') throw new KubeApiError(404, 'NotFound', 'leases "lease" not found');
+    this.created = true;
+    await new Promise((r) => this.clock.setTimer(this.clock.now() + SLOW_CREATE_MS, () => r(undefined)));
+    return { ...(options.body as object), metadata: { name: 'lease', namespace: 'ns', resourceVersion: '1' } } as T;
   }
 
   async watch(): Promise<void> {
@@ -117,6 +138,46 @@ describe('leader election against a Lease API that stalls', function () {
     expect(elector.isLeader).to.equal(false);
     expect(lostAt()! - renewedAt()).to.be.within(TIMING.renewDeadlineMs, TIMING.renewDeadlineMs + 1);
     void elector.stop(false);
+  });
+
+  it('counts the renew deadline from when its last successful renewal was sent, not when it answered (stricter than client-go)', async () => {
+    const clock = new FakeClock(1_000);
+    const api = new SlowCreateThenFailing(clock);
+    let lost: number | undefined;
+    const elector = electorOn(api, clock, undefined, () => (lost = clock.now()));
+    await clock.advance(SLOW_CREATE_MS);
+    expect(elector.isLeader, 'leading once the create answered').to.equal(true);
+    const answeredAt = clock.now();
+    const sentAt = answeredAt - SLOW_CREATE_MS;
+    await clock.advance(TIMING.renewDeadlineMs - SLOW_CREATE_MS - 1);
+    expect(elector.isLeader, '1 ms before the renew deadline after the send').to.equal(true);
+    await clock.advance(1);
+    expect(elector.isLeader, 'at the renew deadline after the send').to.equal(false);
+    expect(lost! - sentAt).to.equal(TIMING.renewDeadlineMs);
+    await elector.stop(false);
+  });
+
+  it('writes its lease duration rounded up to whole seconds: the others never wait less than its renew deadline', async () => {
+    const clock = new FakeClock(1_000);
+    const api = new StallingLeases(clock, 'none');
+    const elector = new LeaderElector({
+      api,
+      namespace: 'ns',
+      name: 'lease',
+      identity: 'me',
+      leaseDurationMs: 1_400,
+      renewDeadlineMs: 1_300,
+      retryPeriodMs: 100,
+      onStartedLeading: () => undefined,
+      onStoppedLeading: () => undefined,
+      log,
+      clock,
+    });
+    elector.start();
+    await clock.advance(0);
+    expect(elector.isLeader).to.equal(true);
+    expect(api.lease?.spec.leaseDurationSeconds, '1.4 s as whole seconds, not rounded down to 1').to.equal(2);
+    await elector.stop(false);
   });
 
   it('does not take over at once a Lease held by another with a duration that is not a positive number', async () => {

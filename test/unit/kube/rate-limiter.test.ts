@@ -4,7 +4,7 @@
 // read the real clock, and a full suite under c8 let a token come back between two awaits: issue 38).
 import { expect } from 'chai';
 import { RateLimiter } from '../../../src/kube/index.js';
-import { FakeClock, flushPromises } from '../probe/fake-clock.js';
+import { FakeClock, flushPromises } from '../../support/fake-clock.js';
 
 describe('reconciler rate limiter', () => {
   it('serves a waiting high-priority request before every waiting normal one, each priority in order', async () => {

@@ -10,7 +10,7 @@
 //   packages as the application's `./schema` and `./probe` subpaths; facts (the reconciler's metric names and
 //   disruption defaults, which no package needs) imports nothing.
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { expect } from 'chai';
 
 const SCHEMA_PKG = '@karmada-cluster-probe/schema';
@@ -85,13 +85,34 @@ describe('module arrows', () => {
       expect(files.length, `src/${layer} has modules`).to.be.greaterThan(0);
       for (const file of files) {
         for (const spec of specifiers(file)) {
-          const target = spec.startsWith('../') ? spec.split('/')[1] : packageLayer(spec);
-          if (target === undefined) continue;
+          // A relative import is resolved from the importing file, so that a layer's subfolders are held too.
+          const target = spec.startsWith('.')
+            ? relative('src', resolve(dirname(file), spec)).split(sep)[0]
+            : packageLayer(spec);
+          if (target === undefined || target === layer) continue;
           expect(allowed, `${file} imports ${spec}`).to.include(target);
         }
       }
     });
   }
+
+  it("docs/architecture.md's layer table says what each application layer may import, as this file holds it", () => {
+    const doc = readFileSync('docs/architecture.md', 'utf8');
+    const said = new Map<string, string[]>();
+    for (const m of doc.matchAll(/^\| `src\/([a-z]+)` \|.*\| ([^|]+) \|$/gm)) {
+      const words = m[2]!.trim();
+      said.set(
+        m[1]!,
+        words === 'nothing' ? [] : words === 'all of the above' ? ['*'] : words.split(/,\s*/).map((w) => w.trim()),
+      );
+    }
+    for (const [layer, allowed] of Object.entries(APP_LAYERS)) {
+      const doc = said.get(layer);
+      expect(doc, `a row for src/${layer}`).to.not.equal(undefined);
+      if (doc![0] === '*') continue;
+      expect([...doc!].sort(), `src/${layer}`).to.deep.equal([...allowed].sort());
+    }
+  });
 
   it('the application reaches the packages by name, never by a path into packages/', () => {
     for (const file of tsFiles('src')) {

@@ -1,7 +1,7 @@
 // The scheduler on a fake clock: one timer for any number of targets, jittered first runs, periods, no overlapping runs
 // of a target, bounded concurrency, transitions and a clean stop. No sleeps: time moves only when the test says.
 import { expect } from 'chai';
-import { FakeClock } from './fake-clock.js';
+import { FakeClock } from '../../support/fake-clock.js';
 import {
   ProbeScheduler,
   type ProbeOutcome,

@@ -1,11 +1,13 @@
-// The reconcile of one Cluster (cluster-reconciler.ts), with the probe workers stubbed and the real writer against an
-// in-memory Cluster: a deleted or foreign Cluster stops its worker and writes nothing; a failing one gets its taint
-// alone first and is queued again, then its condition and Event; the second pass reads our own write while the cache
-// is behind it, so nothing is written twice.
+// The reconcile of one Cluster (cluster-reconciler.ts), with the probe workers stubbed and the real writer against the
+// in-memory apiserver (its resourceVersion preconditions enforced): a deleted or foreign Cluster stops its worker and
+// writes nothing; a failing one gets its taint alone first and is queued again, then its condition and Event; the
+// second pass reads our own write while the cache is behind it, so nothing is written twice.
 import { expect } from 'chai';
 import { ClusterReconciler } from '../../../src/reconciler/cluster-reconciler.js';
 import type { ProbeWorkers, StopReason } from '../../../src/reconciler/probe-workers.js';
-import { ClusterWriter, createMetrics, type Desired, type KubeApi } from '../../../src/reconciler/index.js';
+import { ClusterWriter, createMetrics, type Desired } from '../../../src/reconciler/index.js';
+import { CLUSTERS, FakeApiServer } from '../../support/fake-apiserver.js';
+import { aCluster } from '../../support/cluster.js';
 import type { Cluster } from '../../../packages/schema/src/schema/index.js';
 
 class Workers {
@@ -26,37 +28,20 @@ class Workers {
   }
 }
 
-/** One Cluster; merge patches bump its resourceVersion; Events are counted. */
-class OneCluster implements KubeApi {
-  rv = 1;
-  readonly calls: string[] = [];
-  constructor(public cluster: Cluster) {
-    this.cluster.metadata = { ...cluster.metadata, resourceVersion: '1' };
-  }
-  async request<T>(method: string, path: string, options: { body?: unknown } = {}): Promise<T> {
-    this.calls.push(`${method} ${path.replace('/apis/cluster.karmada.io/v1alpha1/clusters/', '')}`);
-    if (method === 'POST') return {} as T;
-    const body = options.body as { spec?: object; status?: object };
-    this.cluster = structuredClone(this.cluster);
-    if (path.endsWith('/status')) this.cluster.status = { ...this.cluster.status, ...body.status };
-    else this.cluster.spec = { ...this.cluster.spec, ...body.spec };
-    this.cluster.metadata!.resourceVersion = String(++this.rv);
-    return structuredClone(this.cluster) as T;
-  }
-  watch(): Promise<void> {
-    return Promise.reject(new Error('no watch here'));
-  }
+/** Every request the apiserver took, a Cluster's path as its name alone. */
+function callsTo(api: FakeApiServer): string[] {
+  return api.requests.map((r) => r.replace(`${CLUSTERS}/`, ''));
 }
 
 function setup(owns = true): {
-  api: OneCluster;
+  api: FakeApiServer;
   workers: Workers;
   requeued: string[];
   cache: Map<string, Cluster>;
   reconciler: Pick<ClusterReconciler, 'reconcile'>;
 } {
-  const api = new OneCluster({ metadata: { name: 'm1' }, spec: { syncMode: 'Push' } });
-  const cache = new Map<string, Cluster>([['m1', structuredClone(api.cluster)]]);
+  const api = new FakeApiServer();
+  const cache = new Map<string, Cluster>([['m1', api.putCluster(aCluster('m1'))]]);
   const workers = new Workers();
   const requeued: string[] = [];
   const inner = new ClusterReconciler({
@@ -88,14 +73,14 @@ describe('reconciler: reconcile(name)', () => {
     const { api, workers, requeued, reconciler } = setup();
     await reconciler.reconcile('m1');
     expect(workers.ensured).to.deep.equal(['m1']);
-    expect(api.calls).to.deep.equal(['PATCH m1']);
+    expect(callsTo(api)).to.deep.equal(['PATCH m1']);
     expect(requeued).to.deep.equal(['m1']);
     // The cache has not seen the taint write yet: the second pass plans from our own write, not from the cache.
     await reconciler.reconcile('m1');
-    expect(api.calls).to.deep.equal(['PATCH m1', 'PATCH m1/status', 'POST /api/v1/namespaces/default/events']);
+    expect(callsTo(api)).to.deep.equal(['PATCH m1', 'PATCH m1/status', 'POST /api/v1/namespaces/default/events']);
     expect(requeued).to.deep.equal(['m1']);
     await reconciler.reconcile('m1');
-    expect(api.calls).to.have.length(3);
+    expect(callsTo(api)).to.have.length(3);
   });
 
   it('stops the worker of a deleted Cluster and writes nothing', async () => {
@@ -104,14 +89,14 @@ describe('reconciler: reconcile(name)', () => {
     await reconciler.reconcile('m1');
     expect(workers.removed).to.deep.equal([['m1', 'deleted']]);
     expect(workers.ensured).to.deep.equal([]);
-    expect(api.calls).to.deep.equal([]);
+    expect(callsTo(api)).to.deep.equal([]);
   });
 
   it('stops the worker of a Cluster this replica does not own and writes nothing', async () => {
     const { api, workers, reconciler } = setup(false);
     await reconciler.reconcile('m1');
     expect(workers.removed).to.deep.equal([['m1', 'not-owned']]);
-    expect(api.calls).to.deep.equal([]);
+    expect(callsTo(api)).to.deep.equal([]);
   });
 
   it('writes nothing while the probe has no result yet', async () => {
@@ -119,7 +104,7 @@ describe('reconciler: reconcile(name)', () => {
     workers.desiredState = { kind: 'keep' };
     await reconciler.reconcile('m1');
     expect(workers.ensured).to.deep.equal(['m1']);
-    expect(api.calls).to.deep.equal([]);
+    expect(callsTo(api)).to.deep.equal([]);
     expect(requeued).to.deep.equal([]);
   });
 });

@@ -10,7 +10,8 @@ import {
   type Desired,
 } from '../../../src/reconciler/index.js';
 import { stateFromCluster } from '../../../src/reconciler/desired-state.js';
-import type { Cluster, Condition, Taint } from '../../../packages/schema/src/schema/index.js';
+import type { Condition, Taint } from '../../../packages/schema/src/schema/index.js';
+import { aCluster } from '../../support/cluster.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00.456Z');
 const failed: Desired = { kind: 'state', state: 'failure', message: 'HTTP probe failed with statuscode: 500' };
@@ -161,11 +162,7 @@ describe('reconciler desired state: taint', () => {
     // A taint with our key belongs to whoever manages taints in this mode (e.g. Karmada's ClusterTaintPolicy).
     for (const d of [failed, succeeded, errored, invalid, { kind: 'absent' } as Desired])
       expect(planTaints([maintenance, ours], d, 'none', NOW), JSON.stringify(d)).to.equal(undefined);
-    const cluster: Cluster = {
-      metadata: { name: 'm1' },
-      spec: { syncMode: 'Push', taints: [ours] },
-      status: { conditions: [healthyTrue] },
-    };
+    const cluster = aCluster('m1', { taints: [ours], conditions: [healthyTrue] });
     expect(planCluster(cluster, failed, 'none', NOW).taints).to.equal(undefined);
     expect(planCluster(cluster, failed, 'none', NOW).status?.change?.to.status).to.equal('False');
   });
@@ -175,11 +172,10 @@ describe('reconciler desired state: taint', () => {
   });
 
   it('plans nothing at all for a Cluster already in the desired state', () => {
-    const cluster: Cluster = {
-      metadata: { name: 'm1' },
-      spec: { syncMode: 'Push', taints: [maintenance, ours] },
-      status: { conditions: [ready, { ...healthyTrue, status: 'False', reason: 'LivenessProbeFailed' }] },
-    };
+    const cluster = aCluster('m1', {
+      taints: [maintenance, ours],
+      conditions: [ready, { ...healthyTrue, status: 'False', reason: 'LivenessProbeFailed' }],
+    });
     expect(planCluster(cluster, failed, 'NoSchedule', NOW)).to.deep.equal({});
   });
 });
@@ -204,23 +200,15 @@ describe('reconciler desired state: resuming and telling', () => {
     const taint: Taint = { key: 'cluster.karmada.io/unhealthy', effect: 'NoSchedule' };
     const other: Taint = { key: 'example.com/maintenance', effect: 'NoSchedule' };
     const falseCond = { ...healthyTrue, status: 'False' as const, reason: 'LivenessProbeFailed' };
-    expect(
-      stateFromCluster({ spec: { syncMode: 'Push', taints: [taint] }, status: { conditions: [falseCond] } }),
-    ).to.equal('failure');
-    expect(
-      stateFromCluster({ spec: { syncMode: 'Push', taints: [other] }, status: { conditions: [healthyTrue] } }),
-    ).to.equal('success');
+    expect(stateFromCluster(aCluster('m1', { taints: [taint], conditions: [falseCond] }))).to.equal('failure');
+    expect(stateFromCluster(aCluster('m1', { taints: [other], conditions: [healthyTrue] }))).to.equal('success');
     // Tainted, the condition not yet written (the replica stopped between the two): not 'success', which would lift it.
-    expect(
-      stateFromCluster({ spec: { syncMode: 'Push', taints: [other, taint] }, status: { conditions: [healthyTrue] } }),
-    ).to.equal('unknown');
+    expect(stateFromCluster(aCluster('m1', { taints: [other, taint], conditions: [healthyTrue] }))).to.equal('unknown');
     // Untainted on recovery, the condition not yet written: not 'failure', which would put the taint back.
-    expect(stateFromCluster({ spec: { syncMode: 'Push' }, status: { conditions: [falseCond] } })).to.equal('unknown');
-    expect(stateFromCluster({ spec: { syncMode: 'Push', taints: [taint] }, status: {} })).to.equal('unknown');
+    expect(stateFromCluster(aCluster('m1', { conditions: [falseCond] }))).to.equal('unknown');
+    expect(stateFromCluster(aCluster('m1', { taints: [taint], status: {} }))).to.equal('unknown');
     const errorCond = { ...healthyTrue, status: 'Unknown' as const, reason: 'LivenessProbeError' };
-    expect(
-      stateFromCluster({ spec: { syncMode: 'Push', taints: [taint] }, status: { conditions: [errorCond] } }),
-    ).to.equal('error');
+    expect(stateFromCluster(aCluster('m1', { taints: [taint], conditions: [errorCond] }))).to.equal('error');
   });
 
   it('tells a failure as a Warning and a recovery as Normal', () => {

@@ -13,7 +13,8 @@ import {
 import { parseSentinel } from '../../../src/reconciler/sentinels.js';
 import { createMetrics } from '../../../src/reconciler/metrics.js';
 import type { Desired, TaintEffectOption } from '../../../src/reconciler/desired-state.js';
-import type { Cluster, Condition } from '../../../packages/schema/src/schema/index.js';
+import type { Cluster } from '../../../packages/schema/src/schema/index.js';
+import { aCluster, healthyCondition, type ClusterOptions } from '../../support/cluster.js';
 import type { ResolvedTiming, WorkerState } from '../../../packages/probe/src/index.js';
 
 /** A clock set by hand: the guard's tick is driven by the test, so no timer ever fires. */
@@ -35,13 +36,7 @@ class ManualClock {
 }
 
 const FAIL: Desired = { kind: 'state', state: 'failure', message: 'dial tcp 10.0.0.1:443: i/o timeout' };
-const FAILED: Condition = {
-  type: 'Healthy',
-  status: 'False',
-  reason: 'LivenessProbeFailed',
-  message: 'x',
-  lastTransitionTime: '2026-01-01T00:00:00Z',
-};
+const FAILED = healthyCondition('False', { message: 'x' });
 
 function timing(periodSeconds: number, failureThreshold = 3): ResolvedTiming {
   return { periodSeconds, failureThreshold, successThreshold: 1, timeoutSeconds: 1, initialDelaySeconds: 0 };
@@ -65,13 +60,8 @@ function harness(effect: TaintEffectOption = 'NoExecute', partialDisruptionRate 
     stateOf: (n) => states.get(n),
     requeue: () => undefined,
   });
-  const add = (name: string, period: number, spec: Partial<Cluster['spec']> = {}): void => {
-    const c: Cluster = {
-      apiVersion: 'cluster.karmada.io/v1alpha1',
-      kind: 'Cluster',
-      metadata: { name },
-      spec: { syncMode: 'Push', ...spec },
-    };
+  const add = (name: string, period: number, o: ClusterOptions = {}): void => {
+    const c = aCluster(name, o);
     clusters.set(name, c);
     guard.track(name, guard.domainOf(c), timing(period));
   };
@@ -99,27 +89,11 @@ describe('disruption guard (fake clock)', () => {
     const h = harness();
     h.add('own', 10, { region: 'r1' });
     h.result('own', 'success');
-    const other = (name: string, status: 'True' | 'False' | undefined, region = 'r1'): Cluster => ({
-      apiVersion: 'cluster.karmada.io/v1alpha1',
-      kind: 'Cluster',
-      metadata: { name },
-      spec: { syncMode: 'Push', region },
-      ...(status !== undefined
-        ? {
-            status: {
-              conditions: [
-                {
-                  type: 'Healthy',
-                  status,
-                  reason: status === 'True' ? 'LivenessProbeSucceeded' : 'LivenessProbeFailed',
-                  message: '',
-                  lastTransitionTime: '2026-01-01T00:00:00Z',
-                },
-              ],
-            },
-          }
-        : {}),
-    });
+    const other = (name: string, status: 'True' | 'False' | undefined, region = 'r1'): Cluster =>
+      aCluster(name, {
+        region,
+        ...(status !== undefined ? { conditions: [healthyCondition(status, { message: '' })] } : {}),
+      });
     h.guard.observeOther('x', other('x', 'False'));
     h.guard.observeOther('x', other('x', 'False'));
     h.guard.observeOther('y', other('y', 'True', 'r2'));
@@ -323,28 +297,14 @@ describe('disruption guard (fake clock)', () => {
     h.guard.forget('gone');
     h.guard.assess();
     expect(await h.metrics.registry.metrics()).to.not.include('domain="gone"');
-    const huge: Cluster = {
-      apiVersion: 'cluster.karmada.io/v1alpha1',
-      kind: 'Cluster',
-      metadata: { name: 'z' },
-      spec: { syncMode: 'Push', region: 'r', zones: Array.from({ length: 10_000 }, (_, i) => `zone-${i}`) },
-    };
+    const huge = aCluster('z', { region: 'r', zones: Array.from({ length: 10_000 }, (_, i) => `zone-${i}`) });
     const label = domainLabel(failureDomainOf(huge, { kind: 'topology' }));
     expect(label.length).to.be.at.most(MAX_DOMAIN_LABEL);
     expect(label).to.match(/^r\/zone-0\+zone-1\+.*~[0-9a-f]{8}$/);
   });
 
   it('keeps topologies that spell alike apart (a region with a slash, a zone with a plus)', () => {
-    const c = (spec: Partial<Cluster['spec']>): string =>
-      failureDomainOf(
-        {
-          apiVersion: 'cluster.karmada.io/v1alpha1',
-          kind: 'Cluster',
-          metadata: { name: 'x' },
-          spec: { syncMode: 'Push', ...spec },
-        },
-        { kind: 'topology' },
-      );
+    const c = (o: ClusterOptions): string => failureDomainOf(aCluster('x', o), { kind: 'topology' });
     expect(c({ region: 'a/b' })).to.not.equal(c({ region: 'a', zones: ['b'] }));
     expect(c({ region: 'r', zones: ['x+y'] })).to.not.equal(c({ region: 'r', zones: ['x', 'y'] }));
   });

@@ -17,6 +17,7 @@ import {
   type Judged,
 } from '../../../src/reconciler/disruption.js';
 import type { Cluster } from '../../../packages/schema/src/schema/index.js';
+import { aCluster } from '../../support/cluster.js';
 
 const t = DEFAULT_THRESHOLDS;
 /** `healthy` answering and `failing` failing Clusters of a domain; `confirmed`: the failing ones crossed their threshold. */
@@ -182,12 +183,8 @@ describe('disruption guard: decisions (pure)', () => {
   });
 
   describe('failure domains', () => {
-    const c = (spec: Partial<Cluster['spec']>, labels?: Record<string, string>): Cluster => ({
-      apiVersion: 'cluster.karmada.io/v1alpha1',
-      kind: 'Cluster',
-      metadata: { name: 'x', ...(labels !== undefined ? { labels } : {}) },
-      spec: { syncMode: 'Push', ...spec },
-    });
+    const c = (spec: Partial<Cluster['spec']>, labels?: Record<string, string>): Cluster =>
+      aCluster('x', { spec, ...(labels !== undefined ? { labels } : {}) });
     const topology = parseFailureDomain('topology');
     it('topology: region/zone, one domain for a Cluster spanning the same zones in any order', () => {
       expect(failureDomainOf(c({ region: 'eu', zones: ['b'] }), topology)).to.equal('eu/b');

@@ -2,15 +2,12 @@
 // bounded in length, and never a secret (header values, caBundles, URLs) or a huge string that a user pasted.
 import { expect } from 'chai';
 import { invalidProbeMessage } from '../../../src/reconciler/index.js';
-import { validateCluster, type FieldError } from '../../../packages/schema/src/schema/index.js';
+import { validateCluster, type FieldError, type LivenessProbe } from '../../../packages/schema/src/schema/index.js';
+import { aCluster } from '../../support/cluster.js';
 
+/** `probe`: what a user wrote, valid or not. */
 const errorsOf = (probe: unknown): FieldError[] =>
-  validateCluster({
-    apiVersion: 'cluster.karmada.io/v1alpha1',
-    kind: 'Cluster',
-    metadata: { name: 'm1' },
-    spec: { syncMode: 'Push', apiEndpoint: 'https://10.0.0.1:6443', livenessProbe: probe },
-  }).errors;
+  validateCluster(aCluster('m1', { apiEndpoint: 'https://10.0.0.1:6443', probe: probe as LivenessProbe })).errors;
 
 describe('reconciler invalid probe message', () => {
   it('lists every field error in the apiserver wording', () => {

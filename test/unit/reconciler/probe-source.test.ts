@@ -6,14 +6,13 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { probeSourceOf } from '../../../src/reconciler/index.js';
 import type { Cluster } from '../../../packages/schema/src/schema/index.js';
+import { aCluster } from '../../support/cluster.js';
 
 const fixture = (name: string): Cluster =>
   parse(readFileSync(new URL(`../../fixtures/clusters/${name}.yaml`, import.meta.url), 'utf8')) as Cluster;
 
-const base = (annotations: Record<string, string> = {}, spec: Partial<Cluster['spec']> = {}): Cluster => ({
-  metadata: { name: 'm1', annotations },
-  spec: { syncMode: 'Push', apiEndpoint: 'https://10.0.0.1:6443', ...spec },
-});
+const base = (annotations: Record<string, string> = {}, spec: Partial<Cluster['spec']> = {}): Cluster =>
+  aCluster('m1', { annotations, apiEndpoint: 'https://10.0.0.1:6443', spec });
 
 describe('reconciler probe source', () => {
   it('takes spec.livenessProbe first', () => {

@@ -1,7 +1,7 @@
 // Injected time: everything that waits or reads the time (the probe engine's worker and scheduler; the Kubernetes
 // client's rate limiter, work queue, informers, leader election and member Leases; the Cluster writer's timestamps)
 // runs on a Clock, the real one in production; tests inject a fake one they advance by hand
-// (test/unit/probe/fake-clock.ts), so no test races the machine; docs/testing.md lists what still reads the real one. One home for both (neither package may import the other's); portable: performance.now(),
+// (test/support/fake-clock.ts), so no test races the machine; docs/testing.md lists what still reads the real one. One home for both (neither package may import the other's); portable: performance.now(),
 // setTimeout exist in Node and in browsers alike; its types need neither Node's nor the DOM's.
 
 export interface TimerHandle {

@@ -1,6 +1,6 @@
 // A clock that tests advance by hand, for everything that takes the Clock of packages/schema/src/api/clock.ts: timers fire in
 // time order with promise callbacks flushed between them, so no test sleeps. Test code, not part of the package.
-import type { Clock, TimerHandle } from '../../../packages/probe/src/index.js';
+import type { Clock, TimerHandle } from '../../packages/probe/src/index.js';
 
 interface FakeTimer {
   id: number;
