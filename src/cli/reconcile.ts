@@ -5,6 +5,7 @@
 import { hostname } from 'node:os';
 import { DEFAULT_DENY_LIST } from '@karmada-cluster-probe/probe/internal/address-guard.js';
 import { collectCidr } from './cidr-option.js';
+import { withPriority } from '../kube/client.js';
 import { boundHeapGrowth } from './heap-growth.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Logger } from 'pino';
@@ -190,7 +191,9 @@ async function runReconcile(flags: ReconcileFlags): Promise<void> {
         'ClusterProfiles go to a namespace Karmada may propagate from: add it to karmada-controller-manager --skipped-propagating-namespaces, or use karmada-cluster (docs/cluster-profile.md)',
       );
     const controller = new ProfileController({
-      api: manager.api,
+      // The Manager's client, behind the reconciler's own requests in its rate limit (a verdict never waits for a
+      // profile).
+      api: withPriority(manager.api, 'low'),
       namespace,
       log,
       isLeader: () => manager.isLeader,
@@ -216,6 +219,7 @@ async function runReconcile(flags: ReconcileFlags): Promise<void> {
   manager.add({
     name: 'health-server',
     needLeaderElection: false,
+    server: true,
     start: async () => {
       server = await startHealthServer({
         host: plan.health.host,

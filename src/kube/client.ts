@@ -38,7 +38,7 @@ export interface RequestOptionsIn {
   contentType?: string;
   timeoutMs?: number;
   signal?: AbortSignal;
-  /** `high` goes ahead of every waiting `normal` request in the client-side rate limit; default `normal`. */
+  /** `high` goes ahead of every waiting `normal` request in the client-side rate limit, `normal` ahead of `low`; default `normal`. */
   priority?: RequestPriority;
 }
 
@@ -52,6 +52,18 @@ export interface KubeApi {
     onEvent: (event: WatchEvent<T>) => void,
     signal: AbortSignal,
   ): Promise<void>;
+}
+
+/**
+ * The same client with a priority for every request that names none: a secondary controller sharing the process's one
+ * client (its connections, its rate limit) waits behind the reconciler's own requests (`low`), never ahead of them.
+ */
+export function withPriority(api: KubeApi, priority: RequestPriority): KubeApi {
+  return {
+    request: (method, path, options) =>
+      api.request(method, path, { ...options, priority: options?.priority ?? priority }),
+    watch: (path, query, onEvent, signal) => api.watch(path, query, onEvent, signal),
+  };
 }
 
 /**

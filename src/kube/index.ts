@@ -8,6 +8,7 @@ export {
   isStatus,
   DEFAULT_QPS,
   DEFAULT_BURST,
+  withPriority,
   MAX_WATCH_EVENT_BYTES,
   MAX_RESPONSE_BYTES,
   type KubeApi,

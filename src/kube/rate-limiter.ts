@@ -4,17 +4,20 @@
 import { backgroundClock, type Clock, type TimerHandle } from '@karmada-cluster-probe/schema/api';
 
 /**
- * How urgent a request is. The rate limiter serves a waiting `high` request before any waiting `normal` one: a write
- * that carries a verdict (the taint that stops the scheduler, the condition, the Lease) is never queued behind reads or
- * Events. Within a priority, first come first served.
+ * How urgent a request is. The rate limiter serves a waiting `high` request before any waiting `normal` one, and a
+ * `normal` one before any `low` one: a write that carries a verdict (the taint that stops the scheduler, the condition,
+ * the Lease) is never queued behind reads or Events, and the reconciler's own work never behind a secondary
+ * controller's on the same client (the ClusterProfile producer's, `low`). Within a priority, first come first served.
  */
-export type RequestPriority = 'high' | 'normal';
+export type RequestPriority = 'high' | 'normal' | 'low';
+
+const PRIORITIES: readonly RequestPriority[] = ['high', 'normal', 'low'];
 
 /** A token bucket: `qps` requests a second on average, `burst` at once; waiters served by priority, then in order. */
 export class RateLimiter {
   private tokens: number;
   private last: number;
-  private readonly waiting: Record<RequestPriority, (() => void)[]> = { high: [], normal: [] };
+  private readonly waiting: Record<RequestPriority, (() => void)[]> = { high: [], normal: [], low: [] };
   private timer: TimerHandle | undefined;
 
   /** `clock`: what the refill is measured on and the waiters' timer runs on (default the real one, unref'd). */
@@ -29,13 +32,15 @@ export class RateLimiter {
 
   /** Requests waiting for a token. */
   get pending(): number {
-    return this.waiting.high.length + this.waiting.normal.length;
+    return this.waiting.high.length + this.waiting.normal.length + this.waiting.low.length;
   }
 
   take(priority: RequestPriority = 'normal'): Promise<void> {
     if (this.qps <= 0) return Promise.resolve();
     this.refill();
-    if (this.waiting.high.length === 0 && (priority === 'high' || this.waiting.normal.length === 0)) {
+    // A token now only when nobody of this priority or a higher one waits.
+    const ahead = PRIORITIES.slice(0, PRIORITIES.indexOf(priority) + 1).some((p) => this.waiting[p].length > 0);
+    if (!ahead) {
       if (this.tokens >= 1) {
         this.tokens -= 1;
         return Promise.resolve();
@@ -54,7 +59,7 @@ export class RateLimiter {
   }
 
   private next(): (() => void) | undefined {
-    return this.waiting.high.shift() ?? this.waiting.normal.shift();
+    return this.waiting.high.shift() ?? this.waiting.normal.shift() ?? this.waiting.low.shift();
   }
 
   private arm(): void {

@@ -225,29 +225,47 @@ export class Manager {
     return this.clusterController;
   }
 
-  /** Starts the runnables that need no leadership (in the order added), then elects or joins. */
+  /**
+   * Starts the runnables that need no leadership, the servers first (as controller-runtime starts its HTTP servers
+   * first), each in the order added, then elects or joins. A start that fails stops what was started and rejects.
+   */
   start(): Promise<void> {
     this.options.log.info(
       { identity: this.options.identity, taintEffect: this.options.taintEffect, ...this.ownership.describe() },
       'reconciler starting',
     );
     this.isStarted = true;
-    const waits: Promise<void>[] = [];
-    for (const r of this.runnables) {
-      if (r.needLeaderElection) continue;
-      this.started.push(r);
-      const out = r.start();
-      if (out instanceof Promise) waits.push(out);
-    }
-    const own = (): void => {
+    const free = this.runnables.filter((r) => !r.needLeaderElection);
+    const order = [...free.filter((r) => r.server === true), ...free.filter((r) => r.server !== true)];
+    const from = (i: number): Promise<void> | undefined => {
+      for (; i < order.length; i++) {
+        const r = order[i]!;
+        this.started.push(r);
+        let out: void | Promise<void>;
+        try {
+          out = r.start();
+        } catch (err) {
+          return this.failedStart(err);
+        }
+        if (out instanceof Promise) {
+          const next = i + 1;
+          return out.then(
+            () => from(next),
+            (err: unknown) => this.failedStart(err),
+          );
+        }
+      }
       if (!this.stopped) this.ownership.start(this.work);
+      return undefined;
     };
     // Nothing to wait for: the ownership starts now, as before runnables could be added.
-    if (waits.length === 0) {
-      own();
-      return Promise.resolve();
-    }
-    return Promise.all(waits).then(own);
+    return from(0) ?? Promise.resolve();
+  }
+
+  /** A runnable could not start: what was started stops (nothing keeps writing in a process that failed), then rejects. */
+  private async failedStart(err: unknown): Promise<never> {
+    await this.stop().catch(() => undefined);
+    throw err;
   }
 
   /** What the Ownership starts and stops: the runnables that need leadership or ownership. */
@@ -276,11 +294,10 @@ export class Manager {
         // No write from the moment leadership is lost, not from when the stop gets its turn (controller-runtime cancels
         // the manager's context at once): a write held by an unreachable apiserver must not be retried after.
         for (const r of runs) r.fence?.();
+        // A stop that fails leaves the chain failed: no start after it, no Lease released, no empty view published
+        // (writes may still be in flight).
         this.ownedStopping = this.ownedStopping.then(async () => {
-          for (const r of runs)
-            await r
-              .stop()
-              .catch((err: unknown) => this.options.log.warn({ runnable: r.name, err: messageOf(err) }, 'stop failed'));
+          for (const r of runs) await r.stop();
         });
       },
       get running(): boolean {
@@ -294,21 +311,39 @@ export class Manager {
     };
   }
 
-  /** Stops the owned runnables (every write done), releases the Lease, then stops the others, last added first. */
+  /**
+   * Stops the owned runnables (every write done) and, at the same time, the others but the servers; then releases the
+   * Lease; then stops the servers (health and metrics answer to the end, as controller-runtime stops its HTTP servers
+   * last). Rejects with the first failure, after doing all it can; a failed stop of the owned runnables keeps the Lease
+   * (writes may still be in flight: it expires instead).
+   */
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.ownership.stopping();
     this.work.stop();
     this.stopped = true;
-    await this.ownedStopping;
+    const failures: unknown[] = [];
+    const note =
+      (name: string) =>
+      (err: unknown): void => {
+        failures.push(err);
+        this.options.log.error({ runnable: name, err: messageOf(err) }, 'stop failed');
+      };
+    const started = [...this.started].reverse();
+    let ownedStopped = true;
+    await Promise.all([
+      this.ownedStopping.catch((err: unknown) => {
+        ownedStopped = false;
+        note(this.controller.name)(err);
+      }),
+      ...started.filter((r) => r.server !== true).map((r) => r.stop().catch(note(r.name))),
+    ]);
     // Every write is done: the Lease goes, and a follower (or the other members) take over at once.
-    await this.ownership.stop();
-    for (const r of [...this.started].reverse())
-      await r
-        .stop()
-        .catch((err: unknown) => this.options.log.warn({ runnable: r.name, err: messageOf(err) }, 'stop failed'));
+    if (ownedStopped) await this.ownership.stop().catch(note('ownership'));
+    for (const r of started.filter((r) => r.server === true)) await r.stop().catch(note(r.name));
     this.ownClient?.close();
     this.options.log.info({ identity: this.options.identity }, 'reconciler stopped');
+    if (failures.length > 0) throw failures[0];
   }
 }
 

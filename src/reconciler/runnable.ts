@@ -11,6 +11,11 @@ export interface Runnable {
    * again when it regains it; false: started with the Manager, stopped with it (last added, first stopped).
    */
   readonly needLeaderElection: boolean;
+  /**
+   * A server (health, metrics): started before every other runnable and stopped after all of them and after the Lease
+   * is released, so that /readyz and /metrics answer through a stop (controller-runtime's HTTP servers group).
+   */
+  readonly server?: boolean;
   /** Starts; may wait (a server binding its port). */
   start(): void | Promise<void>;
   /** No write from now on; the stop follows. Called at once when leadership or the member Lease is lost. */

@@ -38,7 +38,9 @@ export class SingleLeader implements Ownership {
   readonly mode: Ownership['mode'] = 'single-leader';
   readonly scope: OwnershipScope;
   readonly epoch = 0;
-  private elector: LeaderElector | undefined;
+  /** Made with the Ownership (its durations checked at once), campaigning from start(): not leading before. */
+  private readonly elector: LeaderElector | undefined;
+  private work: OwnedWork | undefined;
   private isStopping = false;
 
   constructor(
@@ -49,8 +51,26 @@ export class SingleLeader implements Ownership {
       ...(options.clusterName !== undefined ? { clusterName: options.clusterName } : {}),
       ...(shard !== undefined ? { shard } : {}),
     };
+    const le = options.leaderElection;
+    if (le !== undefined)
+      this.elector = new LeaderElector({
+        api: options.api,
+        namespace: le.namespace,
+        name: leaseNameFor(le.name, this.scope.shard, this.scope.clusterName),
+        identity: options.identity,
+        leaseDurationMs: le.leaseDurationMs,
+        renewDeadlineMs: le.renewDeadlineMs,
+        retryPeriodMs: le.retryPeriodMs,
+        log: options.log,
+        onWrite: (outcome) => options.onLeaseWrite?.(outcome),
+        onStartedLeading: () => {
+          if (!this.isStopping) this.work?.start();
+        },
+        onStoppedLeading: () => this.work?.stop(),
+      });
   }
 
+  /** Without election: from construction to stop (as before runnables); with it: while the Lease is ours. */
   get active(): boolean {
     return this.elector === undefined ? !this.isStopping : this.elector.isLeader;
   }
@@ -67,27 +87,9 @@ export class SingleLeader implements Ownership {
   }
 
   start(work: OwnedWork): void {
-    const le = this.options.leaderElection;
-    if (le === undefined) {
-      work.start();
-      return;
-    }
-    this.elector = new LeaderElector({
-      api: this.options.api,
-      namespace: le.namespace,
-      name: leaseNameFor(le.name, this.scope.shard, this.scope.clusterName),
-      identity: this.options.identity,
-      leaseDurationMs: le.leaseDurationMs,
-      renewDeadlineMs: le.renewDeadlineMs,
-      retryPeriodMs: le.retryPeriodMs,
-      log: this.options.log,
-      onWrite: (outcome) => this.options.onLeaseWrite?.(outcome),
-      onStartedLeading: () => {
-        if (!this.isStopping) work.start();
-      },
-      onStoppedLeading: () => work.stop(),
-    });
-    this.elector.start();
+    this.work = work;
+    if (this.elector === undefined) work.start();
+    else this.elector.start();
   }
 
   stopping(): void {

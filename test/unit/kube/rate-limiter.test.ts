@@ -33,6 +33,35 @@ describe('reconciler rate limiter', () => {
     expect(clock.pendingTimers()).to.equal(0);
   });
 
+  it("serves a low-priority request (a secondary controller's) only when no high or normal one waits", async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter(1000, 1, clock);
+    await limiter.take();
+    const order: string[] = [];
+    const waits = [
+      limiter.take('low').then(() => order.push('low-1')),
+      limiter.take('normal').then(() => order.push('normal')),
+      limiter.take('low').then(() => order.push('low-2')),
+      limiter.take('high').then(() => order.push('high')),
+    ];
+    for (let i = 0; i < 4; i++) await clock.advance(1);
+    await Promise.all(waits);
+    expect(order).to.deep.equal(['high', 'normal', 'low-1', 'low-2']);
+    // A free token: a low request takes it only while nobody waits (here, nobody does).
+    await clock.advance(1);
+    await limiter.take('low');
+    expect(limiter.pending).to.equal(0);
+    // The bucket empty, a normal request waiting: a low one queues behind it even when a token comes.
+    const late: string[] = [];
+    const n = limiter.take('normal').then(() => late.push('normal'));
+    const l = limiter.take('low').then(() => late.push('low'));
+    await clock.advance(1);
+    expect(late).to.deep.equal(['normal']);
+    await clock.advance(1);
+    await Promise.all([n, l]);
+    expect(late).to.deep.equal(['normal', 'low']);
+  });
+
   it('serves nobody before the token is due: 999 µs after the last one, still all waiting', async () => {
     const clock = new FakeClock();
     const limiter = new RateLimiter(1000, 1, clock);
