@@ -1,8 +1,10 @@
 // The Debian packages the image build and the one-node cluster need, with the versions they were measured with
 // (Debian 12, ../shared/real-node/README.md), installed with apt-get only when a command is missing: a fresh CI
-// machine has none of them. One table, imported by scripts/build-image.mjs and scripts/build-node.mjs.
+// machine has none of them. A pin Debian no longer offers gives way to its build of the same major
+// (scripts/apt.mjs, scripts/apt-version.mjs). One table, imported by scripts/build-image.mjs and scripts/build-node.mjs.
 import { spawnSync } from 'node:child_process';
 import process from 'node:process';
+import { aptInstall, realApt } from './apt.mjs';
 
 /** package -> { version pinned, a command that proves it installed }. */
 export const DEBIAN_PACKAGES = {
@@ -34,42 +36,43 @@ function installedVersion(name) {
 }
 
 /**
- * Installs the named packages that are missing at their pinned versions (apt-get update first when apt does not know
- * that version). Throws with apt's output when that fails; logs the version of each package found already installed
- * at another version (left as it is: the machine's owner chose it).
+ * Installs the named packages that are missing: each at its pinned version when Debian still offers it, else at the
+ * archive's build of the same upstream major (scripts/apt-version.mjs; a point release replaces them), saying which
+ * and why. Throws one line a package it cannot resolve, or apt's last lines when the install fails; logs the version
+ * of each package found already installed at another version (left as it is: the machine's owner chose it).
+ * @param {string[]} names
+ * @param {{ apt?: import('./apt.mjs').Apt, isRoot?: boolean, present?: (name: string) => boolean,
+ *   installed?: (name: string) => string | undefined, log?: (line: string) => void }} [options]
  */
-export function ensureHostPackages(names) {
-  const missing = names.filter((name) => !present(name));
+export function ensureHostPackages(names, options = {}) {
+  const {
+    apt = realApt,
+    isRoot = process.getuid?.() === 0,
+    present: isPresent = present,
+    installed = installedVersion,
+    log: say = log,
+  } = options;
+  const missing = names.filter((name) => !isPresent(name));
   for (const name of names.filter((n) => !missing.includes(n))) {
-    const version = installedVersion(name);
+    const version = installed(name);
     if (version && version !== DEBIAN_PACKAGES[name].version) {
-      log(`${name} ${version} is installed (measured with ${DEBIAN_PACKAGES[name].version}); using it`);
+      say(`${name} ${version} is installed (measured with ${DEBIAN_PACKAGES[name].version}); using it`);
     }
   }
-  if (missing.length === 0) return;
-  if (process.getuid?.() !== 0) {
-    throw new Error(`missing ${missing.join(', ')}: run as root, or install them with apt-get first`);
+  if (missing.length === 0) return [];
+  if (!isRoot) {
+    throw new Error(
+      `missing ${missing.join(', ')}: run as root, or install them with apt-get first (apt-get install ${missing.join(' ')})`,
+    );
   }
-  const specs = missing.map((name) => `${name}=${DEBIAN_PACKAGES[name].version}`);
-  const install = () =>
-    spawnSync('apt-get', ['install', '-y', '--no-install-recommends', ...specs], {
-      encoding: 'utf8',
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-      maxBuffer: 64 * 1024 * 1024,
-    });
   const started = Date.now();
-  log(`installing ${specs.join(' ')} with apt-get...`);
-  let result = install();
-  if (result.status !== 0) {
-    log('apt-get install failed; running apt-get update and trying again...');
-    spawnSync('apt-get', ['update'], { stdio: 'ignore' });
-    result = install();
-  }
-  if (result.status !== 0) {
-    throw new Error(`apt-get install ${specs.join(' ')} failed:\n${(result.stderr || result.stdout).slice(-4000)}`);
-  }
-  const still = missing.filter((name) => !present(name));
+  const { choices, specs } = aptInstall(
+    missing.map((name) => ({ name, pin: DEBIAN_PACKAGES[name].version })),
+    { apt, log: say },
+  );
+  const still = missing.filter((name) => !isPresent(name));
   if (still.length > 0)
     throw new Error(`apt-get installed ${specs.join(' ')} but ${still.join(', ')} is still missing`);
-  log(`installed ${missing.join(', ')} in ${Math.round((Date.now() - started) / 1000)}s`);
+  say(`installed ${specs.join(' ')} in ${Math.round((Date.now() - started) / 1000)}s`);
+  return choices;
 }
