@@ -1,13 +1,15 @@
 // `cluster-probe validate`: checks Cluster manifests offline with the schema library, as the webhook would.
 // Exit 0 all valid, 1 some invalid, 2 unreadable or unparsable input (or a usage error).
 import { collectCidr } from './cidr-option.js';
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { probeLocationOption } from './probe-location-option.js';
 import {
   DEFAULT_DENY_CIDRS,
+  FIELD_VALIDATIONS,
   KIND,
   validateCluster,
   type FieldError,
+  type FieldValidation,
   type ProbeLocation,
 } from '@karmada-cluster-probe/schema';
 import {
@@ -40,7 +42,7 @@ export interface ValidateRun {
 
 export function validateInputs(
   paths: string[],
-  options: { probeLocation: ProbeLocation; denyHosts: string[] },
+  options: { probeLocation: ProbeLocation; denyHosts: string[]; fieldValidation?: FieldValidation },
   stdin?: () => string,
 ): ValidateRun {
   // A path that cannot be read is reported; every other path is still checked.
@@ -84,6 +86,13 @@ export function validateInputs(
   return run;
 }
 
+/** Strict, Warn or Ignore, in any case (kubectl writes them in lower case, the apiserver's parameter capitalised). */
+export function parseFieldValidation(value: string): FieldValidation {
+  const mode = FIELD_VALIDATIONS.find((m) => m.toLowerCase() === value.toLowerCase());
+  if (mode === undefined) throw new InvalidArgumentError(`Allowed choices are ${FIELD_VALIDATIONS.join(', ')}.`);
+  return mode;
+}
+
 function renderText(run: ValidateRun): string {
   let out = '';
   for (const r of run.results) {
@@ -105,6 +114,14 @@ export function register(program: Command): void {
     .argument('<paths...>', 'YAML or JSON files, directories (searched for .yaml/.yml/.json), or - for stdin')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
     .addOption(probeLocationOption('where this installation keeps the probe'))
+    .addOption(
+      new Option(
+        '--field-validation <mode>',
+        'a field no Cluster has (a typo such as spec.livenessprobe): Strict an error, as kubectl apply does by default; Warn a warning, as the apiserver does when the client asks nothing; Ignore nothing',
+      )
+        .argParser(parseFieldValidation)
+        .default('Strict'),
+    )
     .option(
       '--deny-cidr <cidr>',
       `address range probe hosts may not target; repeatable, replaces the default (${DEFAULT_DENY_CIDRS.join(', ')})`,
@@ -121,21 +138,33 @@ over ${MAX_INPUT_BYTES / 2 ** 20} MiB, text that is not UTF-8, more than ${MAX_Y
 
 Examples:
   cluster-probe validate clusters/
-  kubectl get clusters -o yaml | cluster-probe validate -o json -`,
+  kubectl get clusters -o yaml | cluster-probe validate -o json -
+  kubectl get clusters -o yaml | cluster-probe validate --field-validation Warn -   # a newer Karmada's fields warn`,
     )
-    .action((paths: string[], opts: { output: 'text' | 'json'; probeLocation: ProbeLocation; denyCidr?: string[] }) => {
-      const run = validateInputs(paths, {
-        probeLocation: opts.probeLocation,
-        denyHosts: opts.denyCidr ?? [...DEFAULT_DENY_CIDRS],
-      });
-      if (opts.output === 'json') process.stdout.write(`${JSON.stringify({ results: run.results }, null, 2)}\n`);
-      else process.stdout.write(renderText(run));
-      for (const p of run.problems) process.stderr.write(`cluster-probe validate: ${p}\n`);
-      const invalid = run.results.filter((r) => !r.valid).length;
-      if (opts.output === 'text')
-        process.stderr.write(
-          `${run.results.length} Cluster${run.results.length === 1 ? '' : 's'} checked: ${run.results.length - invalid} valid, ${invalid} invalid${run.skipped > 0 ? `, ${run.skipped} other document${run.skipped === 1 ? '' : 's'} skipped` : ''}\n`,
-        );
-      process.exitCode = run.problems.length > 0 ? 2 : invalid > 0 ? 1 : 0;
-    });
+    .action(
+      (
+        paths: string[],
+        opts: {
+          output: 'text' | 'json';
+          probeLocation: ProbeLocation;
+          denyCidr?: string[];
+          fieldValidation: FieldValidation;
+        },
+      ) => {
+        const run = validateInputs(paths, {
+          probeLocation: opts.probeLocation,
+          denyHosts: opts.denyCidr ?? [...DEFAULT_DENY_CIDRS],
+          fieldValidation: opts.fieldValidation,
+        });
+        if (opts.output === 'json') process.stdout.write(`${JSON.stringify({ results: run.results }, null, 2)}\n`);
+        else process.stdout.write(renderText(run));
+        for (const p of run.problems) process.stderr.write(`cluster-probe validate: ${p}\n`);
+        const invalid = run.results.filter((r) => !r.valid).length;
+        if (opts.output === 'text')
+          process.stderr.write(
+            `${run.results.length} Cluster${run.results.length === 1 ? '' : 's'} checked: ${run.results.length - invalid} valid, ${invalid} invalid${run.skipped > 0 ? `, ${run.skipped} other document${run.skipped === 1 ? '' : 's'} skipped` : ''}\n`,
+          );
+        process.exitCode = run.problems.length > 0 ? 2 : invalid > 0 ? 1 : 0;
+      },
+    );
 }

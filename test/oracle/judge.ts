@@ -22,6 +22,8 @@ export interface OracleVerdict {
   failure?: string;
   /** The Kubernetes oracle had no probe to judge. */
   skipped?: boolean;
+  /** Karmada's: what strict decoding reports (`unknown field "spec.x"`), as the apiserver warns or refuses it. */
+  strict?: string[];
 }
 
 export interface Side {
@@ -44,7 +46,10 @@ export function oracleBinDir(): string {
   return built.stdout.trim().split('\n').pop() ?? '';
 }
 
-function runOracle(binary: string, cases: readonly OracleCase[]): Map<string, OracleVerdict> {
+export function runOracle(
+  binary: string,
+  cases: readonly Pick<OracleCase, 'name' | 'object'>[],
+): Map<string, OracleVerdict> {
   const input = JSON.stringify({ cases: cases.map((c) => ({ name: c.name, object: c.object })) });
   const run = spawnSync(binary, [], { input, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   if (run.error) throw run.error;

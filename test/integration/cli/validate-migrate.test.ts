@@ -39,9 +39,37 @@ describe('cluster-probe validate', () => {
       ['member-unreachable', true],
     ]);
     expect(out.results[0]?.errors.map((e) => e.message)).to.deep.equal([
-      'spec.livenessProbe.tcpSocket: Forbidden: may not specify more than 1 handler type',
       'spec.livenessProbe.httpGet.port: Invalid value: 70000: must be between 1 and 65535, inclusive',
+      'spec.livenessProbe.tcpSocket: Forbidden: may not specify more than 1 handler type',
     ]);
+  });
+
+  it('refuses a field no Cluster has, as kubectl apply does, and only warns with --field-validation warn', () => {
+    const typo = [
+      'apiVersion: cluster.karmada.io/v1alpha1',
+      'kind: Cluster',
+      'metadata: {name: member-dev}',
+      'spec:',
+      '  syncMode: Push',
+      '  apiEndpoint: https://10.20.0.5:6443',
+      '  livenessprobe: {tcpSocket: {port: 6443}}',
+    ].join('\n');
+    const strict = cli(['validate', '-'], typo);
+    expect(strict.code).to.equal(1);
+    expect(strict.stdout).to.equal(
+      '<stdin>: Cluster "member-dev" is invalid:\n' +
+        '  - spec.livenessprobe: Forbidden: unknown field "spec.livenessprobe"\n',
+    );
+    const warn = cli(['validate', '--field-validation', 'warn', '-'], typo);
+    expect(warn.code).to.equal(0);
+    expect(warn.stdout).to.equal(
+      '<stdin>: Cluster "member-dev" is valid\n  warning: unknown field "spec.livenessprobe"\n',
+    );
+    const ignore = cli(['validate', '--field-validation', 'Ignore', '-'], typo);
+    expect([ignore.code, ignore.stdout]).to.deep.equal([0, '<stdin>: Cluster "member-dev" is valid\n']);
+    const bad = cli(['validate', '--field-validation', 'loose', '-'], typo);
+    expect(bad.code).to.not.equal(0);
+    expect(bad.stderr).to.contain("argument 'loose' is invalid. Allowed choices are Strict, Warn, Ignore.");
   });
 
   it('reads multi-document YAML and Lists from stdin, skipping other kinds', () => {

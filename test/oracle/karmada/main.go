@@ -4,8 +4,10 @@
 // ObjectMeta checks). It is compiled inside Karmada's source tree (go build -overlay, -mod=vendor) by
 // scripts/build-oracle.mjs, so it links exactly the code and vendored modules the Karmada control plane builds from.
 //
-// stdin: {"cases":[{"name":"...","object":{...}}]}; stdout: [{"name","errors":[{field,type,detail,message}],"failure"}]
-// where failure is a refusal that carries no field errors (a decode error, a bad request).
+// stdin: {"cases":[{"name":"...","object":{...}}]}; stdout: [{"name","errors":[{field,type,detail,message}],"failure",
+// "strict":[...]}] where failure is a refusal that carries no field errors (a decode error, a bad request), and strict
+// is what decoding with Karmada's scheme in strict mode reports (each `unknown field "spec.x"`), as the apiserver's
+// handlers do under fieldValidation=Strict (the refusal) or Warn (one warning each).
 package main
 
 import (
@@ -17,6 +19,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
@@ -48,6 +51,22 @@ type verdict struct {
 	Name    string       `json:"name"`
 	Errors  []fieldError `json:"errors"`
 	Failure string       `json:"failure,omitempty"`
+	Strict  []string     `json:"strict"`
+}
+
+// strictCodecs decode as the apiserver's handlers do when the client asks fieldValidation Strict or Warn.
+var strictCodecs = serializer.NewCodecFactory(clusterscheme.Scheme, serializer.EnableStrict)
+
+// strictErrors is what strict decoding reports: each unknown or duplicate field, in the decoder's words.
+func strictErrors(raw json.RawMessage) []string {
+	out := []string{}
+	_, _, err := strictCodecs.UniversalDecoder(clusterapis.SchemeGroupVersion).Decode(raw, nil, nil)
+	if strictErr, ok := runtime.AsStrictDecodingError(err); ok {
+		for _, e := range strictErr.Errors() {
+			out = append(out, e.Error())
+		}
+	}
+	return out
 }
 
 // capturing keeps the field.ErrorList the strategy's Validate returned, so the details survive (a StatusError's
@@ -127,6 +146,7 @@ func main() {
 	for _, c := range in.Cases {
 		v := judge(c.Object)
 		v.Name = c.Name
+		v.Strict = strictErrors(c.Object)
 		out = append(out, v)
 	}
 	enc := json.NewEncoder(os.Stdout)

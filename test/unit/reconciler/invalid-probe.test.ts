@@ -13,7 +13,7 @@ describe('reconciler invalid probe message', () => {
   it('lists every field error in the apiserver wording', () => {
     const msg = invalidProbeMessage(errorsOf({ httpGet: { port: 70000, path: 'healthz' } }));
     expect(msg).to.equal(
-      'spec.livenessProbe.httpGet.port: Invalid value: 70000: must be between 1 and 65535, inclusive; spec.livenessProbe.httpGet.path: Invalid value: "healthz": must start with \'/\'',
+      'spec.livenessProbe.httpGet.path: Invalid value: "healthz": must start with \'/\'; spec.livenessProbe.httpGet.port: Invalid value: 70000: must be between 1 and 65535, inclusive',
     );
   });
 

@@ -70,8 +70,8 @@ describe('reconciler probe source', () => {
     const s = probeSourceOf(base({}, { livenessProbe: { httpGet: { port: 70000, path: 'healthz' } } }));
     expect(s.kind).to.equal('field');
     expect('errors' in s && s.errors.map((e) => e.message)).to.deep.equal([
-      'spec.livenessProbe.httpGet.port: Invalid value: 70000: must be between 1 and 65535, inclusive',
       'spec.livenessProbe.httpGet.path: Invalid value: "healthz": must start with \'/\'',
+      'spec.livenessProbe.httpGet.port: Invalid value: 70000: must be between 1 and 65535, inclusive',
     ]);
     expect('error' in s && s.error).to.include('spec.livenessProbe.httpGet.port: Invalid value: 70000');
   });

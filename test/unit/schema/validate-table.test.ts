@@ -221,7 +221,7 @@ const cases: Case[] = [
   {
     name: 'secretRef with empty strings',
     obj: spec({ secretRef: { namespace: '', name: '' } }),
-    errors: ['spec.secretRef.namespace: Required value', 'spec.secretRef.name: Required value'],
+    errors: ['spec.secretRef.name: Required value', 'spec.secretRef.namespace: Required value'],
   },
   {
     name: 'impersonatorSecretRef without name',
@@ -351,8 +351,8 @@ const cases: Case[] = [
     name: 'a probe with three handlers',
     obj: probe({ httpGet: { port: 80 }, grpc: { port: 80 }, apiServer: {} }),
     errors: [
-      'spec.livenessProbe.grpc: Forbidden: may not specify more than 1 handler type',
       'spec.livenessProbe.apiServer: Forbidden: may not specify more than 1 handler type',
+      'spec.livenessProbe.grpc: Forbidden: may not specify more than 1 handler type',
     ],
   },
   {
@@ -554,9 +554,9 @@ const cases: Case[] = [
     name: 'several errors at once',
     obj: probe({ httpGet: { port: 70000, scheme: 'FTP' }, timeoutSeconds: 0 }),
     errors: [
+      `spec.livenessProbe.httpGet.port: Invalid value: 70000: ${RANGE}`,
       'spec.livenessProbe.httpGet.scheme: Unsupported value: "FTP": supported values: "HTTP", "HTTPS"',
       'spec.livenessProbe.timeoutSeconds: Invalid value: 0: spec.livenessProbe.timeoutSeconds in body should be greater than or equal to 1',
-      `spec.livenessProbe.httpGet.port: Invalid value: 70000: ${RANGE}`,
     ],
   },
   // --- the deny list ---------------------------------------------------------------------------------------------

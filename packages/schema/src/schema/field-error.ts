@@ -171,6 +171,43 @@ export const fieldErrors = {
     make('FieldValueTypeInvalid', path, value, detail),
 };
 
+const DIGITS = /(\d+)/;
+
+/**
+ * Orders two field paths as a person reads them: segment by segment, an index by its number (`spec.taints[2]` before
+ * `spec.taints[10]`), the rest by code unit (Go's string order). A prefix first: `spec.livenessProbe` before
+ * `spec.livenessProbe.httpGet.port`.
+ */
+export function compareFieldPaths(a: string, b: string): number {
+  if (a === b) return 0;
+  const pa = a.split(DIGITS);
+  const pb = b.split(DIGITS);
+  const n = Math.min(pa.length, pb.length);
+  for (let i = 0; i < n; i++) {
+    const x = pa[i] as string;
+    const y = pb[i] as string;
+    if (x === y) continue;
+    if (i % 2 === 1) {
+      const d = Number(x) - Number(y);
+      if (d !== 0 && Number.isFinite(d)) return d < 0 ? -1 : 1;
+      return x.length !== y.length ? x.length - y.length : x < y ? -1 : 1;
+    }
+    return x < y ? -1 : 1;
+  }
+  return pa.length - pb.length;
+}
+
+/**
+ * Sorts errors by field path (stable: errors at one path keep the order they were found in), so that the same object
+ * always gives the same list. kube-apiserver gives no order to rely on: a CRD's schema errors come in Go's map order
+ * of the schema's properties (k8s.io/kube-openapi validate/object_validator.go), different from one request to the
+ * next, and built-in validation in the order its code runs.
+ */
+export function sortFieldErrors(errors: FieldError[]): FieldError[] {
+  if (errors.length < 2) return errors;
+  return errors.sort((x, y) => compareFieldPaths(x.field, y.field));
+}
+
 /** Appends `more` to `errors` without a spread (validation's hot path mostly appends empty lists). */
 export function append<T>(errors: T[], more: readonly T[]): void {
   for (let i = 0; i < more.length; i++) errors.push(more[i] as T);

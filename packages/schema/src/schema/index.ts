@@ -2,6 +2,7 @@
 // field errors, the JSON Schemas and the generated types. Pure: importing it does no I/O.
 export {
   isCluster,
+  isClusterKind,
   validateCluster,
   validateProbe,
   type InvalidResult,
@@ -14,7 +15,9 @@ export { migrateCluster, type MigrateOptions, type MigrationResult, type Migrate
 export { diffPatch, type JsonPatchOperation } from './diff.js';
 export {
   FieldPath,
+  compareFieldPaths,
   fieldErrors,
+  sortFieldErrors,
   errorBody,
   formatInvalid,
   type FieldError,
@@ -33,6 +36,15 @@ export {
   type DenyList,
 } from './address-ranges.js';
 export { parseQuantity } from './quantity.js';
+export {
+  DEFAULT_FIELD_VALIDATION,
+  FIELD_VALIDATIONS,
+  MAX_UNKNOWN_FIELDS,
+  strictDecodingError,
+  unknownFieldMessage,
+  unknownFields,
+  type FieldValidation,
+} from './unknown-fields.js';
 // The names and the handler list, as packages/schema/src/schema/constants.ts lists them (their home is src/api).
 export * from './constants.js';
 export {

@@ -6,10 +6,16 @@ import { endpointHost } from '../address/index.js';
 import { rawValidators, schemaErrors } from './ajv-validators.js';
 import { clusterRules } from './cluster-rules.js';
 import { API_VERSION, KIND, LEGACY_ANNOTATION, PROBE_ANNOTATION, type ProbeLocation } from './constants.js';
-import { append, FieldPath, fieldErrors, type FieldError } from './field-error.js';
+import { append, FieldPath, fieldErrors, sortFieldErrors, type FieldError } from './field-error.js';
 import { annotationPath, convertLegacyAnnotation, parseAnnotationJson } from './legacy-annotation.js';
 import { migrateCluster } from './migrate.js';
 import { probeRules, type ProbeContext } from './probe-rules.js';
+import {
+  DEFAULT_FIELD_VALIDATION,
+  unknownFieldMessage,
+  unknownFields,
+  type FieldValidation,
+} from './unknown-fields.js';
 import { isRecord, messageOf, type Cluster, type LivenessProbe } from '../api/index.js';
 
 const ROOT = FieldPath.root('');
@@ -23,6 +29,13 @@ export interface ValidateOptions {
    * any spelling are checked here, names after resolution by the engine; 0.0.0.0 and :: are denied whatever it says.
    */
   denyHosts?: readonly string[];
+  /**
+   * What a field no Cluster has (`spec.livenessprobe`, `statuz`) gets, as kube-apiserver's `fieldValidation`
+   * parameter decides: `Warn` (the default, the apiserver's when the client names none) a warning
+   * `unknown field "spec.livenessprobe"`, `Strict` (kubectl's default) an error at that path, `Ignore` nothing.
+   * Inside the probe an unknown key is always an error (the probe's schema is closed).
+   */
+  fieldValidation?: FieldValidation;
 }
 
 /**
@@ -48,6 +61,7 @@ export interface InvalidResult {
 
 /** The result for `obj` once `errors` and `warnings` are complete: valid exactly when there is no error. */
 function resultOf<T>(obj: unknown, errors: FieldError[], warnings: string[]): ValidationResult<T> {
+  sortFieldErrors(errors);
   return errors.length === 0
     ? { valid: true, errors, warnings, object: obj as T }
     : { valid: false, errors, warnings, object: obj };
@@ -173,15 +187,41 @@ export function validateCluster<T>(obj: T, options: ValidateOptions = NO_OPTIONS
       }
     }
   }
+  reportUnknownFields(obj, options.fieldValidation ?? DEFAULT_FIELD_VALIDATION, errors, warnings);
   return resultOf(obj, errors, warnings);
+}
+
+function reportUnknownFields(obj: unknown, mode: FieldValidation, errors: FieldError[], warnings: string[]): void {
+  if (mode === 'Ignore') return;
+  const { paths, total } = unknownFields(obj);
+  for (const path of paths) {
+    if (mode === 'Strict') errors.push(fieldErrors.forbidden(path, unknownFieldMessage(path)));
+    else warnings.push(unknownFieldMessage(path));
+  }
+  if (total > paths.length) {
+    const more = `and ${total - paths.length} more unknown fields`;
+    if (mode === 'Strict') errors.push(fieldErrors.forbidden('', more));
+    else warnings.push(more);
+  }
 }
 
 /**
  * Whether `x` is a Cluster: an object validateCluster finds no error in (with `options`, or the defaults: the probe
- * in spec.livenessProbe, the default deny list). A type guard, so that `if (isCluster(x))` narrows x.
+ * in spec.livenessProbe, the default deny list, unknown fields a warning). A type guard, so that `if (isCluster(x))`
+ * narrows x. This is full validation: to keep the broken Clusters of a list, filter with isClusterKind.
  */
 export function isCluster(x: unknown, options?: ValidateOptions): x is Cluster {
   return validateCluster(x, options).valid;
+}
+
+/**
+ * Whether `x` says it is a Cluster: an object with apiVersion `cluster.karmada.io/v1alpha1` and kind `Cluster`, and
+ * nothing else checked, as @kubernetes-models' `Cluster.is(x)`. Cheap, for filtering a list (`kubectl get clusters -o
+ * json`) without dropping the broken ones, which `isCluster` refuses; the type is what the object claims, so read its
+ * fields as a Cluster's only after validateCluster.
+ */
+export function isClusterKind(x: unknown): x is Cluster {
+  return isRecord(x) && x.apiVersion === API_VERSION && x.kind === KIND;
 }
 
 /**
