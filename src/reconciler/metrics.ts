@@ -185,31 +185,61 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Recon
   return metrics;
 }
 
-/** Clusters a slice of a scrape writes before the event loop runs again (about 1,000 lines of one family). */
+/** Clusters a slice of a scrape holds at most (about 1,000 lines of one family): what one write is given. */
 export const EXPOSITION_CLUSTERS_PER_CHUNK = 500;
+
+/**
+ * How long a scrape writes before it lets the event loop run: the time other work (probes in flight) may wait for it.
+ * A slice boundary is checked; a scrape cheaper than this runs in one go. Yielding after every slice instead (issue
+ * 39) cost a loop turn each, 160 turns at 10,000 Clusters, and under load a turn waits behind every callback ready:
+ * 7-11 s a scrape at load 10 (bench/scrape, docs/monitoring.md).
+ */
+export const EXPOSITION_SLICE_MS = 20;
+
+export interface ExpositionOptions {
+  /** The scrape stops when this says so (the client went away). */
+  stopped?: () => boolean;
+  /** Milliseconds, for the slice budget; performance.now() by default. */
+  now?: () => number;
+  /** Yields to the event loop; setImmediate by default. */
+  yieldLoop?: () => Promise<void>;
+}
 
 /**
  * The registry's exposition, byte for byte what `registry.metrics()` returns, handed to `write` in pieces: each
  * fleet metric as prom-client writes it, the per-Cluster families a slice of EXPOSITION_CLUSTERS_PER_CHUNK Clusters
- * at a time with the event loop free between slices (probes in flight then finish instead of waiting, and nothing the
- * size of the whole scrape is ever held). Clusters are those there when the scrape began, less any removed since.
- * `write` may return a promise (back-pressure); the scrape stops when `stopped()` says so.
+ * at a time (each Cluster's lines kept encoded between scrapes, re-encoded only when they changed), and the event
+ * loop let run once EXPOSITION_SLICE_MS have gone by since it last ran, so nothing the size of the whole scrape is
+ * held and probes wait at most about that long. Clusters are those there when the scrape began, less any removed
+ * since. `write` may return a promise (back-pressure); the scrape stops when `stopped()` says so.
  */
 export async function writeExposition(
   metrics: ReconcilerMetrics,
   write: (chunk: string) => void | Promise<void>,
-  stopped: () => boolean = () => false,
+  options: ExpositionOptions | (() => boolean) = {},
 ): Promise<void> {
+  const opts: ExpositionOptions = typeof options === 'function' ? { stopped: options } : options;
+  const stopped = opts.stopped ?? (() => false);
+  const now = opts.now ?? (() => performance.now());
+  const yieldLoop = opts.yieldLoop ?? (() => new Promise<void>((resolve) => setImmediate(resolve)));
   const registry = metrics.registry;
   const records = metrics.perCluster.snapshot();
+  let ranAt = now();
+  const put = async (chunk: string): Promise<void> => {
+    const pending = write(chunk);
+    if (pending !== undefined) {
+      await pending;
+      ranAt = now(); // waiting for the socket let the loop run
+    }
+  };
   let first = true;
   for (const m of registry.getMetricsAsArray()) {
     const metric = m as unknown;
     if (stopped()) return;
-    if (!first) await write('\n\n');
+    if (!first) await put('\n\n');
     first = false;
     if (metric instanceof ClusterFamily) {
-      await write(metric.header);
+      await put(metric.header);
       for (let from = 0; from < records.length; from += EXPOSITION_CLUSTERS_PER_CHUNK) {
         const chunk = metrics.perCluster.writeFamily(
           metric,
@@ -217,13 +247,16 @@ export async function writeExposition(
           from,
           Math.min(records.length, from + EXPOSITION_CLUSTERS_PER_CHUNK),
         );
-        if (chunk !== '') await write(chunk);
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (chunk !== '') await put(chunk);
+        if (now() - ranAt >= EXPOSITION_SLICE_MS) {
+          await yieldLoop();
+          ranAt = now();
+        }
         if (stopped()) return;
       }
     } else {
-      await write(await registry.getSingleMetricAsString(m.name));
+      await put(await registry.getSingleMetricAsString(m.name));
     }
   }
-  await write('\n');
+  await put('\n');
 }

@@ -1,10 +1,18 @@
 // The reconciler's /metrics served a slice at a time (issue 39): over a real socket the body is byte for byte
 // registry.metrics(); a scraper that reads slowly gets all of it with back-pressure and leaves no listener behind
-// (one per stall leaked before: MaxListenersExceededWarning after ten); HEAD gets the headers and no body.
+// (one per stall leaked before: MaxListenersExceededWarning after ten); HEAD gets the headers and no body. Gzip when
+// the scraper asks (Prometheus always does; issue 50), and a scraper that reads nothing holds a bounded buffer.
 import { expect } from 'chai';
 import { connect } from 'node:net';
 import { request } from 'node:http';
-import { startHealthServer, type HealthServer } from '../../../src/kube/health-server.js';
+import { gunzipSync } from 'node:zlib';
+import {
+  METRICS_BUFFER_BYTES,
+  METRICS_PIECE_BYTES,
+  acceptsGzip,
+  startHealthServer,
+  type HealthServer,
+} from '../../../src/kube/health-server.js';
 import { createMetrics, writeExposition, type ReconcilerMetrics } from '../../../src/reconciler/index.js';
 
 function fleet(n: number): ReconcilerMetrics {
@@ -110,5 +118,73 @@ describe('health server: /metrics written a slice at a time', function () {
     });
     expect(text).to.match(/^HTTP\/1\.1 200 OK\r\n/);
     expect(text.slice(text.indexOf('\r\n\r\n') + 4)).to.equal('');
+  });
+  it('answers gzip when asked (as Prometheus asks), identical once decoded, and plain text otherwise', async () => {
+    const metrics = fleet(3000);
+    server = await serve(metrics);
+    const get = (encoding: string | undefined) =>
+      new Promise<{ headers: import('node:http').IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        request(
+          {
+            host: '127.0.0.1',
+            port: server!.port,
+            path: '/metrics',
+            headers: encoding === undefined ? {} : { 'accept-encoding': encoding },
+          },
+          (res) => {
+            const parts: Buffer[] = [];
+            res.on('data', (c: Buffer) => parts.push(c));
+            res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(parts) }));
+          },
+        )
+          .on('error', reject)
+          .end();
+      });
+    const expected = await metrics.registry.metrics();
+    const zipped = await get('gzip, deflate'); // Prometheus' own header is `gzip`
+    expect(zipped.headers['content-encoding']).to.equal('gzip');
+    expect(zipped.headers.vary).to.equal('Accept-Encoding');
+    expect(gunzipSync(zipped.body).toString()).to.equal(expected);
+    expect(zipped.body.length).to.be.below(Buffer.byteLength(expected) / 5);
+    for (const encoding of [undefined, 'identity', 'gzip;q=0', 'br']) {
+      const plain = await get(encoding);
+      expect(plain.headers['content-encoding'], String(encoding)).to.equal(undefined);
+      expect(plain.body.toString(), String(encoding)).to.equal(expected);
+    }
+  });
+
+  it('holds a bounded buffer for a scraper that reads nothing', async () => {
+    const metrics = fleet(10_000);
+    const size = Buffer.byteLength(await metrics.registry.metrics());
+    expect(size, 'the exposition is larger than the bound').to.be.above(2 * METRICS_BUFFER_BYTES);
+    server = await serve(metrics);
+    const responses: import('node:http').ServerResponse[] = [];
+    server.server.on('request', (_req, res) => responses.push(res));
+    const socket = connect(server.port, '127.0.0.1');
+    socket.write('GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    socket.pause();
+    // Wait until the server stops adding to what it holds (three readings 100 ms apart agree), then compare.
+    let last = -1;
+    let same = 0;
+    const deadline = Date.now() + 30_000;
+    while (same < 3 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      const held = responses[0]?.writableLength ?? -1;
+      same = held === last && held > 0 ? same + 1 : 0;
+      last = held;
+    }
+    expect(same, 'the server stopped writing to a scraper that reads nothing').to.equal(3);
+    // The bound, the piece written when the writer last looked (and the slice that completed it), and no more.
+    expect(last).to.be.at.most(METRICS_BUFFER_BYTES + 2 * METRICS_PIECE_BYTES);
+    socket.destroy();
+  });
+});
+
+describe('acceptsGzip', () => {
+  it('takes gzip and *, unless q=0, in any case and order', () => {
+    for (const h of ['gzip', 'GZIP', 'deflate, gzip', 'gzip;q=0.5', '*', 'br, *;q=1', ' gzip ; q=1.0 '])
+      expect(acceptsGzip(h), h).to.equal(true);
+    for (const h of [undefined, '', 'identity', 'br', 'gzip;q=0', 'gzip; q=0.0', 'x-gzip', '*;q=0'])
+      expect(acceptsGzip(h), String(h)).to.equal(false);
   });
 });

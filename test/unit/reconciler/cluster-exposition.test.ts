@@ -1,11 +1,17 @@
 // The per-Cluster series kept in ClusterMetrics' own records (issue 39) against prom-client itself: the same calls made
 // on prom-client Gauges and Counters (what the series were before) give the same samples and headers, label values
 // escaped alike; writeExposition() writes exactly registry.metrics(), a slice of Clusters at a time with the event
-// loop free between slices, and skips a Cluster removed while a scrape is under way.
+// loop let run once a slice budget is spent (issue 50), from each Cluster's lines kept encoded until they change, and
+// skips a Cluster removed while a scrape is under way.
 import { expect } from 'chai';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { CLUSTER_LABEL, CLUSTER_METRICS as M, VERDICTS, type Verdict } from '../../../src/facts/metric-names.js';
-import { EXPOSITION_CLUSTERS_PER_CHUNK, createMetrics, writeExposition } from '../../../src/reconciler/metrics.js';
+import {
+  EXPOSITION_CLUSTERS_PER_CHUNK,
+  EXPOSITION_SLICE_MS,
+  createMetrics,
+  writeExposition,
+} from '../../../src/reconciler/metrics.js';
 import type { ProbeOutcome } from '@karmada-cluster-probe/probe';
 
 /** The series as prom-client held them before: the reference. */
@@ -69,24 +75,21 @@ describe('per-Cluster series in records of our own, written as prom-client write
     expect(text).to.include(`${CLUSTER_LABEL}="quote\\"d"`).and.include(`${CLUSTER_LABEL}="new\\nline"`);
   });
 
-  it('writes exactly registry.metrics(), a slice of Clusters at a time, the event loop running between slices', async () => {
+  it('writes exactly registry.metrics(), a slice of Clusters at a time, the event loop let run once the slice budget is spent', async () => {
     const metrics = createMetrics();
     const n = 3 * EXPOSITION_CLUSTERS_PER_CHUNK + 7;
     for (let i = 0; i < n; i++) {
       metrics.perCluster.configure(`member-${i}`, 3);
       metrics.perCluster.result(`member-${i}`, 'success', 5);
     }
-    let ticks = 0;
-    const ticker = setInterval(() => ticks++, 0);
+    // A clock that moves 1 ms a reading: the budget is spent every EXPOSITION_SLICE_MS readings.
+    let t = 0;
+    let yields = 0;
     const chunks: string[] = [];
-    let ticksDuring = -1;
-    try {
-      const started = ticks;
-      await writeExposition(metrics, (c) => void chunks.push(c));
-      ticksDuring = ticks - started;
-    } finally {
-      clearInterval(ticker);
-    }
+    await writeExposition(metrics, (c) => void chunks.push(c), {
+      now: () => t++,
+      yieldLoop: async () => void yields++,
+    });
     expect(chunks.join('')).to.equal(await metrics.registry.metrics());
     // Each family of series with samples is written in ceil(n / slice) pieces, none holding more than a slice.
     const perClusterChunks = chunks.filter((c) => c.includes(`${CLUSTER_LABEL}="`));
@@ -95,7 +98,69 @@ describe('per-Cluster series in records of our own, written as prom-client write
       expect(new Set([...c.matchAll(/member-(\d+)/g)].map((m) => m[1])).size).to.be.at.most(
         EXPOSITION_CLUSTERS_PER_CHUNK,
       );
-    expect(ticksDuring, 'timers ran while the scrape was written').to.be.above(0);
+    // 8 families of 4 slices each, one clock reading a slice: a yield every EXPOSITION_SLICE_MS of them.
+    expect(yields).to.equal(Math.floor(32 / EXPOSITION_SLICE_MS));
+    // A clock that stands still: the scrape is cheaper than the budget and runs in one go.
+    yields = 0;
+    await writeExposition(metrics, () => {}, { now: () => 0, yieldLoop: async () => void yields++ });
+    expect(yields).to.equal(0);
+    // On the real clock the event loop runs between slices of a scrape that takes long enough.
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 0);
+    try {
+      await writeExposition(metrics, () => {}, {
+        now: (() => {
+          let x = 0;
+          return () => (x += EXPOSITION_SLICE_MS);
+        })(),
+      });
+    } finally {
+      clearInterval(ticker);
+    }
+    expect(ticks, 'timers ran while the scrape was written').to.be.above(0);
+  });
+
+  it("keeps each Cluster's lines encoded between scrapes and writes what changed since, as registry.metrics() does", async () => {
+    const metrics = createMetrics();
+    const m = metrics.perCluster;
+    const names = Array.from({ length: 40 }, (_, i) => `member-${i}`);
+    const scrape = async (): Promise<string> => {
+      let text = '';
+      await writeExposition(metrics, (c) => void (text += c));
+      return text;
+    };
+    const outcomes: ProbeOutcome[] = ['success', 'failure', 'error'];
+    const verdicts: Verdict[] = [...VERDICTS];
+    let seed = 7;
+    const next = (k: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % k);
+    for (const name of names) m.configure(name, 3, 1_700_000_000_000);
+    for (let round = 0; round < 60; round++) {
+      // Every call that changes a series, on Clusters picked at random, then a scrape, compared with prom-client's.
+      for (let k = 0; k < 5; k++) {
+        const name = names[next(names.length)]!;
+        switch (next(6)) {
+          case 0:
+            m.result(name, outcomes[next(3)]!, next(2000));
+            break;
+          case 1:
+            m.transition(name, outcomes[next(3)]!);
+            break;
+          case 2:
+            m.held(name, verdicts[next(verdicts.length)]);
+            break;
+          case 3:
+            m.configure(name, 1 + next(5));
+            break;
+          case 4:
+            m.remove(name);
+            m.configure(name, 3);
+            break;
+          default:
+            m.held(name, undefined);
+        }
+      }
+      expect(await scrape(), `round ${round}`).to.equal(await metrics.registry.metrics());
+    }
   });
 
   it('leaves out a Cluster removed while a scrape is being written, and stops when told', async () => {
