@@ -19,10 +19,10 @@ export const KREW_BIN = `kubectl-${KREW_PLUGIN_NAME.replaceAll('-', '_')}`;
  */
 export const KREW_LAUNCHER = `#!/bin/sh
 # \`kubectl ${KREW_PLUGIN_NAME}\`: the cluster-probe CLI as a kubectl plugin installed by krew. The installed package is
-# app/ beside this file. Needs Node.js 20.19 or newer as \`node\` on PATH.
+# app/ beside this file. Needs Node.js 20.19+ or 22.12+ as \`node\` on PATH.
 here=$(dirname "$(readlink -f "$0")")
 if ! command -v node >/dev/null 2>&1; then
-  echo 'kubectl ${KREW_PLUGIN_NAME}: needs Node.js 20.19 or newer as \`node\` on PATH' >&2
+  echo 'kubectl ${KREW_PLUGIN_NAME}: needs Node.js 20.19+ or 22.12+ as \`node\` on PATH' >&2
   exit 2
 fi
 exec node "$here/app/bin/cluster-probe.js" "$@"
@@ -64,7 +64,7 @@ export function krewManifest(input: KrewManifestInput): Record<string, unknown> 
         "Healthy condition, the unhealthy taint and the probe's own message (kubectl karmada-probe status), with\n" +
         '-o wide|json|yaml and --watch. Reads karmada-apiserver with your kubeconfig; writes nothing.\n',
       caveats:
-        'Needs Node.js 20.19 or newer on PATH (node). Run against karmada-apiserver:\n  kubectl karmada-probe status --kubeconfig karmada-apiserver.config\n',
+        'Needs Node.js 20.19+ or 22.12+ on PATH (node). Run against karmada-apiserver:\n  kubectl karmada-probe status --kubeconfig karmada-apiserver.config\n',
       platforms: KREW_PLATFORMS.map((p) => ({
         selector: { matchLabels: { os: p.os, arch: p.arch } },
         uri,

@@ -1,7 +1,7 @@
 // What both transports of a probe's GET share (HTTP/1.x in http1.ts, h2 in h2-request.ts) and what getOnce
 // (http-request.ts) hands its callers: the request's options, the response, the body's bookkeeping, the header bound
 // and the errors in Go's words. Imported by both transports, so neither imports the other. Depends on nothing.
-import type tls from 'node:tls';
+import type * as tls from 'node:tls';
 import type { AddressGuard } from './address-guard.js';
 import type { StopSignal } from './deadline.js';
 import type { GoUrl } from './go-url.js';
