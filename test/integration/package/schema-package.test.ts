@@ -32,7 +32,6 @@ const REPO_URL = 'https://github.com/karmada-cluster-probe/karmada-cluster-probe
  */
 const ENGINES = '^20.19.0 || >=22.12.0';
 const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
-const attw = join(repo, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
 
 /**
  * What installing the schema package alone may cost: ajv and its four dependencies, ajv-formats, and the package
@@ -43,6 +42,20 @@ export const SCHEMA_INSTALL_BUDGET = { packages: 8, bytes: 3 * 1024 * 1024 };
 function run(cmd: string, args: string[], cwd: string): { code: number | null; out: string } {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout: 240_000 });
   return { code: r.status, out: `${r.stdout}${r.stderr}` };
+}
+
+/**
+ * are-the-types-wrong on a packed tarball: the strict profile but cjs-resolves-to-esm (see the schema package's test
+ * for why); ./internal/* is the application's, not a public entry point.
+ */
+function attwStrict(tarball: string, cwd: string): { code: number | null; out: string } {
+  const attw = join(repo, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
+  const args = ['--profile', 'strict', '--ignore-rules', 'cjs-resolves-to-esm'];
+  return run(
+    process.execPath,
+    [attw, tarball, ...args, '--exclude-entrypoints', './internal/*', '--no-color', '--no-emoji'],
+    cwd,
+  );
 }
 
 /** Every installed package under node_modules (scoped ones included), by name. */
@@ -271,22 +284,7 @@ console.log(JSON.stringify(lib.validateCluster(c).errors.map((e) => e.message)))
     // CommonJS loads it through require(esm) (every Node `engines` admits; TypeScript models it from 5.8 under
     // `module: nodenext`), which attw does not model. The node16 and esm-only profiles would drop node10, which
     // typesVersions now serves. ./internal/* is the application's, not a public entry point.
-    const r = run(
-      process.execPath,
-      [
-        attw,
-        tarball,
-        '--profile',
-        'strict',
-        '--ignore-rules',
-        'cjs-resolves-to-esm',
-        '--exclude-entrypoints',
-        './internal/*',
-        '--no-color',
-        '--no-emoji',
-      ],
-      dir,
-    );
+    const r = attwStrict(tarball, dir);
     expect(r.code, r.out).to.equal(0);
   });
 
@@ -396,22 +394,7 @@ console.log(r.result);`,
 
   it('has types that resolve for node10, node16 and bundler consumers (are-the-types-wrong)', () => {
     // As for the schema package: the strict profile but cjs-resolves-to-esm (require(esm), which attw does not model).
-    const r = run(
-      process.execPath,
-      [
-        attw,
-        probeTarball,
-        '--profile',
-        'strict',
-        '--ignore-rules',
-        'cjs-resolves-to-esm',
-        '--exclude-entrypoints',
-        './internal/*',
-        '--no-color',
-        '--no-emoji',
-      ],
-      dir,
-    );
+    const r = attwStrict(probeTarball, dir);
     expect(r.code, r.out).to.equal(0);
   });
 
