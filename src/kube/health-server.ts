@@ -27,28 +27,39 @@ export interface HealthServerOptions {
 export const METRICS_BUFFER_BYTES = 4 * 1024 * 1024;
 
 /**
- * The size of the pieces a scrape is handed to the socket in (characters; the text is ASCII), and to the compressor:
- * each piece it takes is a round trip through the event loop, so it gets pieces as large as the buffer bound.
+ * The size of the pieces a scrape is handed to the socket (characters; the text is ASCII) or to the compressor in:
+ * each piece is a round trip through the event loop, so they are large; the compressor's output comes in chunks of
+ * METRICS_GZIP_CHUNK_BYTES (a tenth of a piece compresses into one).
  */
 export const METRICS_PIECE_BYTES = 1024 * 1024;
-export const METRICS_GZIP_PIECE_BYTES = METRICS_BUFFER_BYTES;
+export const METRICS_GZIP_CHUNK_BYTES = 256 * 1024;
+
+/**
+ * The most /metrics responses served at once (Prometheus' HA pair and a person with curl); one more gets 503 with
+ * Retry-After, so that connections that stop reading cannot add METRICS_BUFFER_BYTES each without bound.
+ */
+export const METRICS_MAX_CONCURRENT = 3;
 
 /** How long a /metrics response waits for a scraper that takes no byte before it closes the connection. */
 export const METRICS_STALL_MS = 60_000;
 
 /**
- * Whether an Accept-Encoding takes gzip (`gzip`, or `*`, without `q=0`), as Prometheus asks for every scrape: the
- * exposition is about a tenth the size, compressed on libuv's thread pool, off the event loop.
+ * Whether an Accept-Encoding takes gzip (RFC 9110, 12.5.3): a `gzip` (or `x-gzip`) entry decides by its q, else a `*`
+ * entry; `q=0` refuses. Prometheus asks for gzip on every scrape: the exposition is about a tenth the size,
+ * compressed on libuv's thread pool, off the event loop.
  */
 export function acceptsGzip(header: string | undefined): boolean {
   if (header === undefined) return false;
+  let star: boolean | undefined;
   for (const part of header.split(',')) {
     const [coding = '', ...params] = part.split(';').map((x) => x.trim().toLowerCase());
-    if (coding !== 'gzip' && coding !== '*') continue;
+    if (coding !== 'gzip' && coding !== 'x-gzip' && coding !== '*') continue;
     const q = params.find((p) => p.startsWith('q='));
-    if (q === undefined || Number(q.slice(2)) > 0) return true;
+    const takes = q === undefined || Number(q.slice(2)) > 0;
+    if (coding !== '*') return takes;
+    star ??= takes;
   }
-  return false;
+  return star ?? false;
 }
 
 /** Resolves when `res` can take more, or has closed; leaves no listener behind either way. */
@@ -71,6 +82,7 @@ export interface HealthServer {
 }
 
 export async function startHealthServer(options: HealthServerOptions): Promise<HealthServer> {
+  let scrapes = 0;
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -83,6 +95,14 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
       const ok = options.ready();
       res.writeHead(ok ? 200 : 503, { 'content-type': 'text/plain' }).end(ok ? 'ok\n' : 'not ready\n');
     } else if (path === '/metrics' && options.exposition !== undefined) {
+      if (scrapes >= METRICS_MAX_CONCURRENT) {
+        res
+          .writeHead(503, { 'content-type': 'text/plain', 'retry-after': '1' })
+          .end(`too many concurrent scrapes (at most ${METRICS_MAX_CONCURRENT}); retry when one has finished\n`);
+        return;
+      }
+      scrapes++;
+      res.once('close', () => scrapes--);
       const gzip = acceptsGzip(req.headers['accept-encoding']);
       res.writeHead(200, {
         'content-type': options.registry.contentType,
@@ -96,10 +116,9 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
       // A scraper that stops reading is let go after METRICS_STALL_MS without taking a byte (Prometheus' own
       // scrape_timeout is far shorter), so it cannot hold the slices of a scrape forever.
       res.setTimeout(METRICS_STALL_MS, () => res.destroy());
-      // Level 1: a tenth of the bytes already, for the least CPU the machine shares with the probes.
-      // Level 1: a tenth of the bytes already, for the least CPU the machine shares with the probes; output chunks of
-      // 1 MiB, so a piece is compressed in one thread-pool round trip.
-      const out: Writable = gzip ? createGzip({ level: zlib.Z_BEST_SPEED, chunkSize: METRICS_GZIP_PIECE_BYTES }) : res;
+      // Level 1: a tenth of the bytes already, for the least CPU the machine shares with the probes; a piece of
+      // METRICS_PIECE_BYTES compresses into one output chunk, one thread-pool round trip.
+      const out: Writable = gzip ? createGzip({ level: zlib.Z_BEST_SPEED, chunkSize: METRICS_GZIP_CHUNK_BYTES }) : res;
       if (out !== res) {
         out.pipe(res);
         out.on('error', (err) => res.destroy(err));
@@ -108,7 +127,6 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
       // The exposition's slices are gathered into pieces of METRICS_PIECE_BYTES: each piece the compressor takes is a
       // round trip through the event loop, and under load a turn waits behind every ready callback. Back-pressure: a
       // slow scraper holds at most METRICS_BUFFER_BYTES that the socket (and the compressor) has not taken.
-      const piece = gzip ? METRICS_GZIP_PIECE_BYTES : METRICS_PIECE_BYTES;
       let pending: string[] = [];
       let pendingBytes = 0;
       const flush = (): void | Promise<void> => {
@@ -121,7 +139,7 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
       const write = (chunk: string): void | Promise<void> => {
         pending.push(chunk);
         pendingBytes += chunk.length;
-        return pendingBytes >= piece ? flush() : undefined;
+        return pendingBytes >= METRICS_PIECE_BYTES ? flush() : undefined;
       };
       options
         .exposition(write, () => res.destroyed)

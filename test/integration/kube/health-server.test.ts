@@ -8,6 +8,7 @@ import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import {
   METRICS_BUFFER_BYTES,
+  METRICS_MAX_CONCURRENT,
   METRICS_PIECE_BYTES,
   acceptsGzip,
   startHealthServer,
@@ -178,13 +179,84 @@ describe('health server: /metrics written a slice at a time', function () {
     expect(last).to.be.at.most(METRICS_BUFFER_BYTES + 2 * METRICS_PIECE_BYTES);
     socket.destroy();
   });
+
+  it(`serves at most ${METRICS_MAX_CONCURRENT} scrapes at once: one more gets 503 with Retry-After, a freed slot serves again`, async () => {
+    const metrics = fleet(10_000);
+    server = await serve(metrics);
+    const responses: import('node:http').ServerResponse[] = [];
+    server.server.on('request', (_req, res) => responses.push(res));
+    // Scrapers that ask for gzip (as Prometheus does) and read nothing: each holds a bounded buffer, and a slot.
+    const stalled = Array.from({ length: METRICS_MAX_CONCURRENT }, () => {
+      const socket = connect(server!.port, '127.0.0.1');
+      socket.write('GET /metrics HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n');
+      socket.pause();
+      return socket;
+    });
+    const deadline = Date.now() + 30_000;
+    while (responses.length < METRICS_MAX_CONCURRENT && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(responses).to.have.length(METRICS_MAX_CONCURRENT);
+    const status = () =>
+      new Promise<{ code: number | undefined; retry: string | undefined; body: string }>((resolve, reject) => {
+        request({ host: '127.0.0.1', port: server!.port, path: '/metrics' }, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (body += c));
+          res.on('end', () => resolve({ code: res.statusCode, retry: res.headers['retry-after'], body }));
+        })
+          .on('error', reject)
+          .end();
+      });
+    const refused = await status();
+    expect(refused.code).to.equal(503);
+    expect(refused.retry).to.equal('1');
+    expect(refused.body).to.equal(
+      `too many concurrent scrapes (at most ${METRICS_MAX_CONCURRENT}); retry when one has finished\n`,
+    );
+    // What the stalled gzip scrapes hold in all: the bound each, and the pieces in flight, not the exposition.
+    let held = 0;
+    for (const res of responses.slice(0, METRICS_MAX_CONCURRENT)) held += res.writableLength;
+    expect(held).to.be.at.most(METRICS_MAX_CONCURRENT * (METRICS_BUFFER_BYTES + 2 * METRICS_PIECE_BYTES));
+    stalled[0]!.destroy();
+    let served: Awaited<ReturnType<typeof status>> | undefined;
+    while (Date.now() < deadline) {
+      served = await status();
+      if (served.code === 200) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(served?.code).to.equal(200);
+    expect(served?.body).to.equal(await metrics.registry.metrics());
+    for (const socket of stalled) socket.destroy();
+  });
 });
 
 describe('acceptsGzip', () => {
-  it('takes gzip and *, unless q=0, in any case and order', () => {
-    for (const h of ['gzip', 'GZIP', 'deflate, gzip', 'gzip;q=0.5', '*', 'br, *;q=1', ' gzip ; q=1.0 '])
+  it('takes gzip and *, unless q=0, in any case and order; an explicit gzip entry wins over *', () => {
+    for (const h of [
+      'gzip',
+      'GZIP',
+      'x-gzip',
+      'deflate, gzip',
+      'gzip;q=0.5',
+      '*',
+      'br, *;q=1',
+      ' gzip ; q=1.0 ',
+      'gzip, *;q=0',
+      '*;q=0, gzip',
+    ])
       expect(acceptsGzip(h), h).to.equal(true);
-    for (const h of [undefined, '', 'identity', 'br', 'gzip;q=0', 'gzip; q=0.0', 'x-gzip', '*;q=0'])
+    for (const h of [
+      undefined,
+      '',
+      'identity',
+      'br',
+      'gzip;q=0',
+      'gzip; q=0.0',
+      '*;q=0',
+      '*, gzip;q=0',
+      'gzip;q=0, *',
+      'br, *;q=0, identity',
+    ])
       expect(acceptsGzip(h), String(h)).to.equal(false);
   });
 });

@@ -52,6 +52,44 @@ describe('errors sorted by field path', () => {
     expect(errors).to.deep.equal(['spec.taints[0].effect', 'spec.taints[5].effect', 'spec.taints[10].effect']);
   });
 
+  it('orders indices of any length exactly, so that the order is total and transitive (past 1e308 too)', () => {
+    const big = '9'.repeat(400);
+    const paths = [
+      `x[1${big}]`,
+      `x[${big}]`,
+      'x[010]',
+      'x[10]',
+      'x[9]',
+      `x[0${big}]`,
+      `x[2${big.slice(1)}]`,
+      'x[0]',
+      'x[00]',
+      `x[01${'0'.repeat(399)}]`,
+    ];
+    const sorted = [...paths].sort(compareFieldPaths);
+    expect(sorted).to.deep.equal([
+      'x[0]',
+      'x[00]',
+      'x[9]',
+      'x[10]',
+      'x[010]',
+      `x[01${'0'.repeat(399)}]`,
+      `x[2${big.slice(1)}]`,
+      `x[${big}]`,
+      `x[0${big}]`,
+      `x[1${big}]`,
+    ]);
+    for (const a of paths)
+      for (const b of paths) {
+        expect(Math.sign(compareFieldPaths(a, b)), `${a.length} ${b.length}`).to.equal(
+          -Math.sign(compareFieldPaths(b, a)),
+        );
+        for (const c of paths)
+          if (compareFieldPaths(a, b) < 0 && compareFieldPaths(b, c) < 0)
+            expect(compareFieldPaths(a, c)).to.be.below(0);
+      }
+  });
+
   it('sorts a probe validated on its own too', () => {
     const r = validateProbe({ tcpSocket: { port: 0 }, timeoutSeconds: 0, httpGet: { port: 0 } });
     const fields = r.errors.map((e) => e.field);

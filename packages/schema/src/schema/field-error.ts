@@ -95,6 +95,14 @@ export class FieldPath {
     return c;
   }
 
+  /**
+   * A child that is not interned, for a name that comes from the request and is reported rather than walked (an
+   * unknown field): interning those kept every one seen, multiplied by the array indices above it.
+   */
+  leaf(name: string): FieldPath {
+    return new FieldPath(this, name, 'child');
+  }
+
   /** A map key (`metadata.annotations[name]`); not interned, since keys come from user data. */
   key(k: string): FieldPath {
     return new FieldPath(this, k, 'bracket');
@@ -174,6 +182,27 @@ export const fieldErrors = {
 const DIGITS = /(\d+)/;
 
 /**
+ * Two different runs of digits by the number they write, exactly at any length (a run of 400 digits is past any
+ * float: comparing Numbers made Infinity equal to Infinity and the order not transitive); equal numbers with
+ * different leading zeros by length, then by code unit, so that the order stays total.
+ */
+function compareDigitRuns(x: string, y: string): number {
+  let i = 0;
+  let j = 0;
+  while (i < x.length - 1 && x.charCodeAt(i) === 0x30) i++;
+  while (j < y.length - 1 && y.charCodeAt(j) === 0x30) j++;
+  const lx = x.length - i;
+  const ly = y.length - j;
+  if (lx !== ly) return lx < ly ? -1 : 1;
+  for (let k = 0; k < lx; k++) {
+    const d = x.charCodeAt(i + k) - y.charCodeAt(j + k);
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  if (x.length !== y.length) return x.length < y.length ? -1 : 1;
+  return x < y ? -1 : 1;
+}
+
+/**
  * Orders two field paths as a person reads them: segment by segment, an index by its number (`spec.taints[2]` before
  * `spec.taints[10]`), the rest by code unit (Go's string order). A prefix first: `spec.livenessProbe` before
  * `spec.livenessProbe.httpGet.port`.
@@ -187,11 +216,7 @@ export function compareFieldPaths(a: string, b: string): number {
     const x = pa[i] as string;
     const y = pb[i] as string;
     if (x === y) continue;
-    if (i % 2 === 1) {
-      const d = Number(x) - Number(y);
-      if (d !== 0 && Number.isFinite(d)) return d < 0 ? -1 : 1;
-      return x.length !== y.length ? x.length - y.length : x < y ? -1 : 1;
-    }
+    if (i % 2 === 1) return compareDigitRuns(x, y);
     return x < y ? -1 : 1;
   }
   return pa.length - pb.length;

@@ -39,6 +39,7 @@ export { parseQuantity } from './quantity.js';
 export {
   DEFAULT_FIELD_VALIDATION,
   FIELD_VALIDATIONS,
+  MAX_UNKNOWN_FIELD_PATH,
   MAX_UNKNOWN_FIELDS,
   strictDecodingError,
   unknownFieldMessage,

@@ -4,7 +4,7 @@
 // warnings when the client asks nothing (fieldValidation=Warn), as a refusal when it asks Strict (kubectl's default).
 // The walk follows schemas/cluster.schema.json and apimachinery's ObjectMeta; inside the probe the schema's own
 // `additionalProperties: false` already reports an unknown key as an error. Pure: no I/O.
-import { isRecord } from '../api/index.js';
+import { clip, isRecord, messageOf } from '../api/index.js';
 import { FieldPath } from './field-error.js';
 import { clusterSchema, dereference, type SchemaNode } from './schemas.js';
 
@@ -122,17 +122,26 @@ function clusterWalker(): Walker {
   return root;
 }
 
+/** The longest path named in a message; a longer one (a key of a megabyte) is cut, ending in `...`. */
+export const MAX_UNKNOWN_FIELD_PATH = 256;
+
 interface Found {
   paths: string[];
   total: number;
 }
 
-// Paths are interned FieldPaths (apimachinery's notation, `spec.taints[1].efect`, as strict decoding prints them),
-// turned into text only for a field that is reported: walking a valid Cluster builds no string.
+// Paths are interned FieldPaths (apimachinery's notation, `spec.taints[1].efect`, as strict decoding prints them) for
+// the fields the schema knows, turned into text only for a field that is reported: walking a valid Cluster builds no
+// string. An unknown field's own name is never interned (FieldPath.leaf): names come from the request.
 function walk(value: unknown, w: Walker, path: FieldPath, found: Found): void {
   if (w.items !== undefined) {
-    if (w.items !== null && Array.isArray(value))
-      for (let i = 0; i < value.length; i++) walk(value[i], w.items, path.index(i), found);
+    if (w.items === null || !Array.isArray(value)) return;
+    // Only an object (or an array) can hold a field: a hole, a string or a number of a sparse or huge array costs a
+    // read, not a path.
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (typeof item === 'object' && item !== null) walk(item, w.items, path.index(i), found);
+    }
     return;
   }
   if (!isRecord(value)) return;
@@ -145,7 +154,8 @@ function walk(value: unknown, w: Walker, path: FieldPath, found: Found): void {
       if (values !== null) walk(value[key], values, path.key(key), found);
     } else if (!open && Object.prototype.hasOwnProperty.call(value, key)) {
       found.total++;
-      if (found.paths.length < MAX_UNKNOWN_FIELDS) found.paths.push(path.child(key).toString());
+      if (found.paths.length < MAX_UNKNOWN_FIELDS)
+        found.paths.push(clip(path.leaf(key).toString(), MAX_UNKNOWN_FIELD_PATH));
     }
   }
 }
@@ -153,12 +163,18 @@ function walk(value: unknown, w: Walker, path: FieldPath, found: Found): void {
 const ROOT = FieldPath.root('');
 
 /**
- * Every field of `obj` that a Cluster does not have, in the order the object holds them (`spec.livenessprobe`,
- * `spec.taints[0].efect`, `statuz`): the first MAX_UNKNOWN_FIELDS paths, and how many there are in all.
+ * Every field of `obj` that a Cluster does not have, in the order a `for...in` visits them (the document's order,
+ * but for keys that look like array indices, `"7"`, which JavaScript puts first): the first MAX_UNKNOWN_FIELDS paths,
+ * each cut to MAX_UNKNOWN_FIELD_PATH characters, and how many there are in all. An object that is not plain data (a
+ * getter or a Proxy that throws) stops the walk: `unreadable` holds what it threw, and the paths found before it.
  */
-export function unknownFields(obj: unknown): { paths: string[]; total: number } {
+export function unknownFields(obj: unknown): { paths: string[]; total: number; unreadable?: string } {
   const found: Found = { paths: [], total: 0 };
-  walk(obj, clusterWalker(), ROOT, found);
+  try {
+    walk(obj, clusterWalker(), ROOT, found);
+  } catch (err) {
+    return { paths: found.paths, total: found.total, unreadable: messageOf(err) };
+  }
   return found;
 }
 

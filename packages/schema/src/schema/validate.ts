@@ -16,7 +16,7 @@ import {
   unknownFields,
   type FieldValidation,
 } from './unknown-fields.js';
-import { isRecord, messageOf, type Cluster, type LivenessProbe } from '../api/index.js';
+import { clip, isRecord, messageOf, type Cluster, type LivenessProbe } from '../api/index.js';
 
 const ROOT = FieldPath.root('');
 const LIVENESS_PROBE = FieldPath.root('spec').child('livenessProbe');
@@ -193,7 +193,14 @@ export function validateCluster<T>(obj: T, options: ValidateOptions = NO_OPTIONS
 
 function reportUnknownFields(obj: unknown, mode: FieldValidation, errors: FieldError[], warnings: string[]): void {
   if (mode === 'Ignore') return;
-  const { paths, total } = unknownFields(obj);
+  const { paths, total, unreadable } = unknownFields(obj);
+  if (unreadable !== undefined)
+    errors.push(
+      fieldErrors.forbidden(
+        '',
+        `could not be read as plain JSON data (${clip(unreadable, 256)}); send the object as JSON`,
+      ),
+    );
   for (const path of paths) {
     if (mode === 'Strict') errors.push(fieldErrors.forbidden(path, unknownFieldMessage(path)));
     else warnings.push(unknownFieldMessage(path));
