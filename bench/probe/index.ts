@@ -1,18 +1,19 @@
 // bench/probe: N HTTP targets on loopback at periodSeconds P (N/P probes a second, a new connection each), probed by
 // this engine's scheduler and then, in the same run, by Prometheus' blackbox_exporter at the same rate. Prints CPU per
 // 1,000 probes, RSS, p99 start lateness and the CPU ratio. Usage: npx tsx bench/probe/index.ts [--targets N]
-// [--seconds S] [--period P] [--quick] [--skip-blackbox]. Only 127.0.0.1 is touched; every loop ends by itself.
+// [--seconds S] [--period P] [--quick] [--skip-blackbox] [--cpu-prof DIR]. Our side runs in a child process on the
+// compiled packages (bench/probe/ours.mjs), as the image runs them; --cpu-prof writes that child's V8 CPU profile
+// into DIR (bench/probe/flame.ts turns it into a flame graph). Only 127.0.0.1 is touched; every loop ends by itself.
 // The baseline is pinned (bench/probe/blackbox/go.mod) and found or built before anything is measured; when it cannot
 // be had the bench fails, unless --skip-blackbox asks for our figures alone.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ProbeScheduler, runProbe, type LivenessProbe } from '../../packages/probe/src/index.js';
 import { findOrBuildExporter, pinnedExporterVersion, processCpuSplit, processRss, startExporter } from './blackbox.js';
-import { mib, Reservoir } from './stats.js';
+import { mib } from './stats.js';
 
 const { values } = parseArgs({
   options: {
@@ -22,6 +23,7 @@ const { values } = parseArgs({
     ports: { type: 'string', default: '16' },
     quick: { type: 'boolean', default: false },
     'skip-blackbox': { type: 'boolean', default: false },
+    'cpu-prof': { type: 'string' },
   },
 });
 const targets = values.quick ? 1000 : Number(values.targets);
@@ -29,6 +31,8 @@ const seconds = values.quick ? 10 : Number(values.seconds);
 const period = Number(values.period);
 const portCount = Number(values.ports);
 const rate = targets / period;
+const cpuProf = values['cpu-prof'];
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -67,73 +71,38 @@ interface OursFigures {
   steadyLateMax: number;
 }
 
+/**
+ * Builds the two packages the engine ships as (tsc, a few seconds), so that the child measures this tree's code as
+ * the image runs it, never a stale dist/.
+ */
+function buildEngine(): void {
+  const tsc = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url));
+  for (const project of ['packages/schema/tsconfig.json', 'packages/probe/tsconfig.json'])
+    execFileSync(process.execPath, [tsc, '-p', project], { cwd: ROOT, stdio: 'inherit' });
+}
+
+/** Runs bench/probe/ours.mjs in a child process on the compiled engine and returns its figures. */
 async function benchOurs(ports: number[]): Promise<OursFigures> {
-  const late = new Reservoir(500_000);
-  const steadyLate = new Reservoir(500_000);
-  let steadyFrom = Infinity;
-  let probes = 0;
-  let failures = 0;
-  let attempts = 0;
-  const failureKinds = new Map<string, number>();
-  let firstFailure = '';
-  const scheduler = new ProbeScheduler({
-    concurrency: 1000,
-    onStart: (_k, l) => {
-      late.add(l);
-      if (performance.now() >= steadyFrom) steadyLate.add(l);
-    },
-    onResult: (_k, r) => {
-      probes++;
-      // An errored probe is retried at once by the prober (up to 3 attempts): each attempt is a request, and under
-      // overload the retries are what to watch.
-      attempts += r.attempts ?? 1;
-      if (r.result !== 'success') {
-        failures++;
-        firstFailure ||= r.message;
-        const kind = `${r.result}${r.code !== undefined ? `/${r.code}` : ''}: ${r.message.replace(/\d+/g, 'N')}`;
-        failureKinds.set(kind, (failureKinds.get(kind) ?? 0) + 1);
-      }
-    },
+  const script = fileURLToPath(new URL('./ours.mjs', import.meta.url));
+  const node = [...(cpuProf === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`]), script];
+  const child = spawn(process.execPath, [...node, JSON.stringify({ ports, targets, period, seconds })], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  let rssPeak = 0;
-  const rssBefore = process.memoryUsage.rss();
-  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage.rss())), 250);
-  const cpu0 = process.cpuUsage();
-  for (let i = 0; i < targets; i++) {
-    const probe: LivenessProbe = {
-      httpGet: { host: '127.0.0.1', port: ports[i % ports.length]!, path: `/member-${i}/healthz` },
-      periodSeconds: period,
-      timeoutSeconds: 1,
-    };
-    scheduler.add(`member-${i}`, probe, (signal) => runProbe(probe, { signal }));
-  }
-  steadyFrom = performance.now() + period * 1000;
-  for (let s = 0; s < seconds; s++) {
-    await sleep(1000);
-    if ((s + 1) % 10 === 0) log(`ours: ${s + 1}/${seconds} s, ${probes} probes`);
-  }
-  const cpu = process.cpuUsage(cpu0);
-  const done = probes;
-  await scheduler.stop();
-  clearInterval(sampler);
-  if (failures > 0) log(`ours: ${failures} probes did not succeed, e.g. ${firstFailure}`);
-  for (const [kind, n] of [...failureKinds].sort((a, b) => b[1] - a[1]).slice(0, 5)) log(`ours:   ${n} x ${kind}`);
-  if (attempts > done) log(`ours: ${attempts} attempts for ${done} probes (errored probes retried)`);
-  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
-  return {
-    probes: done,
-    failures,
-    cpuSeconds,
-    systemSeconds: cpu.system / 1e6,
-    cpuPer1000: (cpuSeconds / done) * 1000,
-    rssPeak,
-    rssBefore,
-    lateP50: late.percentile(50),
-    lateP99: late.percentile(99),
-    lateMax: late.max(),
-    steadyLateP99: steadyLate.percentile(99),
-    steadyLateMax: steadyLate.max(),
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (c: string) => (out += c));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`bench/probe/ours.mjs exited with ${code}`);
+  const figures = JSON.parse(out.trim().split('\n').pop() ?? '{}') as OursFigures & {
+    failureKinds: [string, number][];
+    attempts: number;
   };
+  if (figures.failures > 0) log(`ours: ${figures.failures} probes did not succeed`);
+  for (const [kind, n] of figures.failureKinds) log(`ours:   ${n} x ${kind}`);
+  if (figures.attempts > figures.probes)
+    log(`ours: ${figures.attempts} attempts for ${figures.probes} probes (errored probes retried)`);
+  return figures;
 }
 
 interface BlackboxFigures {
@@ -211,6 +180,8 @@ async function main(): Promise<void> {
   log(`${targets} targets, periodSeconds ${period} (${rate} probes/s), ${seconds} s per prober, ${portCount} ports`);
   const binary = values['skip-blackbox'] ? undefined : await findOrBuildExporter(log);
   if (binary === undefined) log('--skip-blackbox: no baseline, so no ratio to blackbox_exporter');
+  log('building the engine as it ships (tsc -p packages/schema, packages/probe)...');
+  buildEngine();
   const servers = await startTargets();
   try {
     log('probing with the karmada-cluster-probe scheduler...');

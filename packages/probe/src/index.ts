@@ -26,7 +26,13 @@ export {
 } from './prober.js';
 export { isErrored } from './handler.js';
 export { ProbeWorker, type Transition, type WorkerState } from './worker.js';
-export { ProbeScheduler, type ProbeRunner, type SchedulerOptions, type AddOptions } from './scheduler.js';
+export {
+  ProbeScheduler,
+  TIMER_SLACK_MS,
+  type ProbeRunner,
+  type SchedulerOptions,
+  type AddOptions,
+} from './scheduler.js';
 export { RealClock, type Clock, type TimerHandle } from '@karmada-cluster-probe/schema/api';
 export { AddressGuard, AddressDeniedError, DEFAULT_DENY_LIST, parseCidr } from './address-guard.js';
 export { IANA_SERVICE_PORTS, isIanaServiceName, resolvePort, type PortResolution } from './named-port.js';

@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import { FakeClock } from '../../support/fake-clock.js';
 import {
   ProbeScheduler,
+  TIMER_SLACK_MS,
   type ProbeOutcome,
   type ProbeResult,
   type ProbeRunner,
@@ -48,7 +49,7 @@ function timedRunner(
 }
 
 describe('probe scheduler', () => {
-  it('runs thousands of targets from a single timer, each first run within one period', async () => {
+  it('runs thousands of targets from a single timer, each first run within one period (and the slack)', async () => {
     const clock = new FakeClock();
     const firstStart = new Map<string, number>();
     const s = new ProbeScheduler({ clock, random: seeded(1), concurrency: 10_000 });
@@ -63,9 +64,41 @@ describe('probe scheduler', () => {
     await clock.advance(10_000);
     expect(clock.pendingTimers()).to.equal(1);
     expect(firstStart.size).to.equal(2000);
-    for (const t of firstStart.values()) expect(t).to.be.within(0, 9_999);
+    for (const t of firstStart.values()) expect(t).to.be.within(0, 9_999 + TIMER_SLACK_MS);
     await s.stop();
     expect(clock.pendingTimers()).to.equal(0);
+  });
+
+  it(`starts what falls due in one ${TIMER_SLACK_MS} ms window together, never early, at most the slack late`, async () => {
+    const wakes = async (timerSlackMs: number | undefined): Promise<{ late: number[]; starts: Set<number> }> => {
+      const clock = new FakeClock();
+      const late: number[] = [];
+      const starts = new Set<number>();
+      const s = new ProbeScheduler({
+        clock,
+        random: seeded(3),
+        concurrency: 10_000,
+        onStart: (_k, l) => late.push(l),
+        ...(timerSlackMs === undefined ? {} : { timerSlackMs }),
+      });
+      for (let i = 0; i < 2000; i++)
+        s.add(`c${i}`, { httpGet: { port: 80 }, periodSeconds: 10 }, () => {
+          starts.add(clock.now());
+          return Promise.resolve(ok());
+        });
+      await clock.advance(30_000);
+      await s.stop();
+      return { late, starts };
+    };
+    const slack = await wakes(undefined);
+    expect(slack.late.length).to.be.at.least(6000);
+    for (const l of slack.late) expect(l).to.be.within(0, TIMER_SLACK_MS);
+    for (const t of slack.starts) expect(t % TIMER_SLACK_MS).to.equal(0);
+    // 2,000 runs a period in at most period / slack wake-ups (three periods here).
+    expect(slack.starts.size).to.be.at.most((3 * 10_000) / TIMER_SLACK_MS + 1);
+    const exact = await wakes(0);
+    for (const l of exact.late) expect(l).to.equal(0);
+    expect(exact.starts.size).to.be.above(5000);
   });
 
   it('spreads first runs over the period (jitter), not all at once', async () => {
