@@ -32,7 +32,8 @@ export function partOf(frame: CallFrame): string {
   const file = url.split('/').pop() ?? url;
   if (url.includes('packages/probe/')) {
     if (/^(scheduler|worker|prober)\.js$/.test(file)) return `engine: scheduling (${file})`;
-    if (/^go-(response-head|chunked)\.js$|^http1\.js$|^response\.js$/.test(file)) return `engine: HTTP/1 client (${file})`;
+    if (/^go-(response-head|chunked)\.js$|^http1\.js$|^response\.js$/.test(file))
+      return `engine: HTTP/1 client (${file})`;
     return `engine: ${file}`;
   }
   if (url.includes('packages/schema/')) return `schema package: ${file}`;
@@ -72,7 +73,8 @@ export function callTree(profile: Profile): { root: Box; parts: Map<string, numb
       return;
     }
     const part = partOf(f);
-    const name = `${f.functionName || '(anonymous)'} ${f.url === '' ? '' : `${f.url.split('/').pop()}:${f.lineNumber + 1}`}`;
+    const where = f.url === '' ? '' : ` ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
+    const name = `${f.functionName || '(anonymous)'}${where}`;
     let box = into.children.get(name);
     if (box === undefined) into.children.set(name, (box = { name, part, self: 0, total: 0, children: new Map() }));
     box.self += t;
@@ -145,14 +147,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.exit(2);
   }
   const { root, parts, idle } = callTree(JSON.parse(readFileSync(file, 'utf8')) as Profile);
+  if (values.svg !== undefined) writeFileSync(values.svg, flameSvg(root, values.title ?? file));
   const busy = root.total;
-  process.stdout.write(
-    `${file}: ${(busy / 1e6).toFixed(2)} s busy on the JavaScript thread, ${(idle / 1e6).toFixed(2)} s idle\n`,
-  );
+  const lines = [
+    `${file}: ${(busy / 1e6).toFixed(2)} s busy on the JavaScript thread, ${(idle / 1e6).toFixed(2)} s idle`,
+  ];
   for (const [part, t] of [...parts].sort((a, b) => b[1] - a[1]).slice(0, 25))
-    process.stdout.write(`${((100 * t) / busy).toFixed(1).padStart(6)}%  ${part}\n`);
-  if (values.svg !== undefined) {
-    writeFileSync(values.svg, flameSvg(root, values.title ?? file));
-    process.stdout.write(`flame graph: ${values.svg}\n`);
-  }
+    lines.push(`${((100 * t) / busy).toFixed(1).padStart(6)}%  ${part}`);
+  if (values.svg !== undefined) lines.push(`flame graph: ${values.svg}`);
+  // A reader that stops early (`| head`) is not an error.
+  process.stdout.on('error', () => process.exit(0));
+  process.stdout.write(`${lines.join('\n')}\n`);
 }

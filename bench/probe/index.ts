@@ -1,7 +1,7 @@
 // bench/probe: N HTTP targets on loopback at periodSeconds P (N/P probes a second, a new connection each), probed by
 // this engine's scheduler and then, in the same run, by Prometheus' blackbox_exporter at the same rate. Prints CPU per
 // 1,000 probes, RSS, p99 start lateness and the CPU ratio. Usage: npx tsx bench/probe/index.ts [--targets N]
-// [--seconds S] [--period P] [--quick] [--skip-blackbox] [--cpu-prof DIR]. Our side runs in a child process on the
+// [--seconds S] [--period P] [--quick] [--skip-blackbox] [--cpu-prof DIR] [--timer-slack MS]. Our side runs in a child process on the
 // compiled packages (bench/probe/ours.mjs), as the image runs them; --cpu-prof writes that child's V8 CPU profile
 // into DIR (bench/probe/flame.ts turns it into a flame graph). Only 127.0.0.1 is touched; every loop ends by itself.
 // The baseline is pinned (bench/probe/blackbox/go.mod) and found or built before anything is measured; when it cannot
@@ -24,6 +24,7 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     'skip-blackbox': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
+    'timer-slack': { type: 'string' },
   },
 });
 const targets = values.quick ? 1000 : Number(values.targets);
@@ -32,6 +33,8 @@ const period = Number(values.period);
 const portCount = Number(values.ports);
 const rate = targets / period;
 const cpuProf = values['cpu-prof'];
+/** The scheduler's timerSlackMs (its default, TIMER_SLACK_MS, when not given; 0 to start each run at its due time). */
+const timerSlack = values['timer-slack'] === undefined ? undefined : Number(values['timer-slack']);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -85,7 +88,7 @@ function buildEngine(): void {
 async function benchOurs(ports: number[]): Promise<OursFigures> {
   const script = fileURLToPath(new URL('./ours.mjs', import.meta.url));
   const node = [...(cpuProf === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`]), script];
-  const child = spawn(process.execPath, [...node, JSON.stringify({ ports, targets, period, seconds })], {
+  const child = spawn(process.execPath, [...node, JSON.stringify({ ports, targets, period, seconds, timerSlack })], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

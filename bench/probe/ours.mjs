@@ -1,13 +1,13 @@
 // bench/probe's side of this engine, in a process of its own running the compiled packages as they ship (plain node,
 // no tsx: the image runs compiled JavaScript, and tsx's loader held about 25 MiB of the bench's RSS): the
 // ProbeScheduler with the reconciler's defaults, runProbe on every target, its own CPU, RSS and start lateness. Given
-// `{"ports": [...], "targets": N, "period": P, "seconds": S}` as its one argument; prints its progress on stderr and
+// `{"ports": [...], "targets": N, "period": P, "seconds": S, "timerSlack": MS?}` as its one argument; prints its progress on stderr and
 // one JSON line of figures on stdout, then exits. Only 127.0.0.1 is touched.
 import { performance } from 'node:perf_hooks';
 import { clearInterval, setInterval, setTimeout } from 'node:timers';
 import { ProbeScheduler, runProbe } from '@karmada-cluster-probe/probe';
 
-const { ports, targets, period, seconds } = JSON.parse(process.argv[2] ?? '{}');
+const { ports, targets, period, seconds, timerSlack } = JSON.parse(process.argv[2] ?? '{}');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (line) => void process.stderr.write(`[bench] ${line}\n`);
 
@@ -41,6 +41,7 @@ let attempts = 0;
 const failureKinds = new Map();
 const scheduler = new ProbeScheduler({
   concurrency: 1000,
+  ...(timerSlack === undefined || timerSlack === null ? {} : { timerSlackMs: timerSlack }),
   onStart: (_k, l) => {
     late.add(l);
     if (performance.now() >= steadyFrom) steadyLate.add(l);
