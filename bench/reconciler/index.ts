@@ -371,6 +371,84 @@ async function waitUntil(what: string, timeoutMs: number, check: () => boolean |
   return Date.now() - start;
 }
 
+/** What one Cluster's object looked like to the bench's watch: its conditions and taints, as short strings. */
+function fieldsOf(c: Cluster): { conditions: Map<string, string>; taints: string[]; rv: string } {
+  const conditions = new Map<string, string>();
+  for (const k of c.status?.conditions ?? []) conditions.set(k.type, `${k.status}/${k.reason ?? ''}`);
+  const taints = (c.spec.taints ?? []).map((t) => `${t.key}:${t.effect}`);
+  return { conditions, taints, rv: c.metadata?.resourceVersion ?? '' };
+}
+
+/**
+ * The steady window Cluster by Cluster (issue 50, item 2): each change the bench's watch saw (which condition moved,
+ * which taint came or went) and each write a replica logged (`taints written`, `Healthy condition written`, `probe
+ * transition`), so that a write of ours on a settled fleet is named with its Cluster, its field and what changed the
+ * object before it; the Clusters written most get their managedFields read (who wrote last, with which operation).
+ */
+class SteadyLog {
+  private readonly byCluster = new Map<string, string[]>();
+  readonly changes = new Map<string, number>();
+  readonly logs = new Map<string, number>();
+
+  private note(cluster: string, what: string): void {
+    let list = this.byCluster.get(cluster);
+    if (list === undefined) this.byCluster.set(cluster, (list = []));
+    if (list.length < 20) list.push(what);
+  }
+
+  watched(before: Cluster, after: Cluster): void {
+    const name = after.metadata?.name ?? '';
+    const a = fieldsOf(before);
+    const b = fieldsOf(after);
+    const seen: string[] = [];
+    for (const type of new Set([...a.conditions.keys(), ...b.conditions.keys()]))
+      if (a.conditions.get(type) !== b.conditions.get(type))
+        seen.push(`condition ${type} ${a.conditions.get(type) ?? '-'} -> ${b.conditions.get(type) ?? '-'}`);
+    for (const t of b.taints) if (!a.taints.includes(t)) seen.push(`taint +${t}`);
+    for (const t of a.taints) if (!b.taints.includes(t)) seen.push(`taint -${t}`);
+    if (seen.length === 0) seen.push('other fields (neither a condition nor a taint)');
+    for (const what of seen) {
+      const kind = what.replace(/ \S+ -> \S+$/, '');
+      this.changes.set(kind, (this.changes.get(kind) ?? 0) + 1);
+      this.note(name, `watch rv ${b.rv}: ${what}`);
+    }
+  }
+
+  logged(
+    cluster: string,
+    replica: number,
+    rec: { msg?: string; to?: string; tainted?: boolean; condition?: string; reason?: string },
+  ): void {
+    const what =
+      rec.msg === 'taints written'
+        ? `taints written (ours ${rec.tainted === true ? 'added' : 'removed'})`
+        : rec.msg === 'Healthy condition written'
+          ? `Healthy condition written (${rec.condition ?? ''}/${rec.reason ?? ''})`
+          : rec.msg === 'probe transition'
+            ? `probe transition to ${rec.to ?? ''}`
+            : (rec.msg ?? '');
+    this.logs.set(what, (this.logs.get(what) ?? 0) + 1);
+    this.note(cluster, `replica ${replica}: ${what}`);
+  }
+
+  /** The Clusters with a write of ours logged, most written first. */
+  written(): { cluster: string; events: string[] }[] {
+    return [...this.byCluster]
+      .filter(([, events]) => events.some((e) => / written /.test(e)))
+      .map(([cluster, events]) => ({ cluster, events }))
+      .sort((x, y) => y.events.length - x.events.length);
+  }
+}
+
+/** Who wrote a Cluster, from its managedFields: manager, operation, subresource, time. */
+function managersOf(c: Cluster): string[] {
+  const entries = (c.metadata as { managedFields?: Record<string, unknown>[] } | undefined)?.managedFields ?? [];
+  return entries.map(
+    (e) =>
+      `${String(e.manager)} ${String(e.operation)}${e.subresource !== undefined ? ` /${String(e.subresource)}` : ''} at ${String(e.time)}`,
+  );
+}
+
 async function main(): Promise<void> {
   process.env.CLUSTER_PROBE_CONTROLPLANE_BIN = binDir();
   const failing = new Set<number>();
@@ -440,6 +518,8 @@ async function main(): Promise<void> {
 
     // Our own watch: every change of every Cluster, independent of the reconciler's metrics.
     let modified = 0;
+    /** Set for the steady window: what each Cluster's changes and our replicas' writes were, Cluster by Cluster. */
+    let steadyLog: SteadyLog | undefined;
     watcher = new Informer<Cluster>({
       api,
       path: '/apis/cluster.karmada.io/v1alpha1/clusters',
@@ -454,7 +534,12 @@ async function main(): Promise<void> {
         ...(c.status?.conditions !== undefined ? { status: { conditions: c.status.conditions } } : {}),
       }),
     });
-    watcher.addHandlers({ onUpdate: () => void modified++ });
+    watcher.addHandlers({
+      onUpdate: (before, after) => {
+        modified++;
+        if (steadyLog !== undefined) steadyLog.watched(before, after);
+      },
+    });
     watcher.start();
     await watcher.waitForSync(60_000);
     const cache = watcher;
@@ -532,16 +617,19 @@ async function main(): Promise<void> {
           const m = /"address":"http:\/\/127\.0\.0\.1:(\d+)"/.exec(head);
           if (m) r.port = Number(m[1]);
         }
-        if (!line.includes('"probe transition"') && !line.includes('"taints written"')) return;
+        if (!line.includes('"cluster":')) return;
         const rec = JSON.parse(line) as {
           time?: string;
           cluster?: string;
           to?: string;
           tainted?: boolean;
+          condition?: string;
+          reason?: string;
           msg?: string;
         };
         const at = Date.parse(rec.time ?? '');
         if (rec.cluster === undefined || Number.isNaN(at)) return;
+        if (steadyLog !== undefined) steadyLog.logged(rec.cluster, index, rec);
         if (rec.msg === 'probe transition' && rec.to === 'failure') transitionAt.set(rec.cluster, at);
         if (rec.msg === 'taints written' && rec.tainted === true) taintWrittenAt.set(rec.cluster, at);
       });
@@ -655,6 +743,8 @@ async function main(): Promise<void> {
     const cp0 = processUsage(cp.pids());
     const late0 = await histogramAll('cluster_probe_reconciler_probe_start_lateness_seconds');
     let rssMax = u0.rssMiB;
+    const steady = new SteadyLog();
+    steadyLog = steady;
     const steadyStart = Date.now();
     while (Date.now() - steadyStart < STEADY_S * 1000) {
       await sleep(1000);
@@ -666,6 +756,7 @@ async function main(): Promise<void> {
     const req1 = await Promise.all(ports().map((p) => metric(p, API_REQUESTS)));
     const owned1 = await Promise.all(ports().map((p) => metric(p, 'cluster_probe_reconciler_shard_owned_clusters')));
     const pw1 = await writesAll();
+    steadyLog = undefined;
     /** Writes of Clusters, Events and profiles (must be 0), and of Leases (leader election, the shard members). */
     const sumWrites = (w: Record<string, number>, lease: boolean): number =>
       Object.entries(w)
@@ -678,6 +769,30 @@ async function main(): Promise<void> {
       writesPerMinute: ((sumWrites(pw1, false) - sumWrites(pw0, false)) / elapsedS) * 60,
       leaseWritesPerMinute: ((sumWrites(pw1, true) - sumWrites(pw0, true)) / elapsedS) * 60,
       clusterWatchEventsPerMinute: ((modified - m0) / elapsedS) * 60,
+      // The writes by kind and outcome (a 409 is a request that wrote nothing), the changes the watch saw by field,
+      // what the replicas logged, and the Clusters written most with their story and their managedFields.
+      writes: Object.fromEntries(
+        Object.keys(pw1)
+          .filter((k) => !k.startsWith('lease/') && (pw1[k] ?? 0) !== (pw0[k] ?? 0))
+          .map((k) => [k, (pw1[k] ?? 0) - (pw0[k] ?? 0)]),
+      ),
+      watchChanges: Object.fromEntries([...steady.changes].sort((x, y) => y[1] - x[1]).slice(0, 12)),
+      logged: Object.fromEntries(steady.logs),
+      clustersWritten: steady.written().length,
+      mostWritten: await Promise.all(
+        steady
+          .written()
+          .slice(0, 3)
+          .map(async ({ cluster, events }) => ({
+            cluster,
+            events,
+            managedFields: managersOf(
+              await api!
+                .request<Cluster>('GET', `/apis/cluster.karmada.io/v1alpha1/clusters/${encodeURIComponent(cluster)}`)
+                .catch(() => ({ spec: {} }) as Cluster),
+            ),
+          })),
+      ),
       probesPerSecond: ((await target.stats()).probes - p0) / elapsedS,
       cpuPercentOfOneCore: ((u1.cpuS - u0.cpuS) / elapsedS) * 100,
       rssMiB: Math.round(u1.rssMiB),

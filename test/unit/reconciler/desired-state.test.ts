@@ -178,6 +178,46 @@ describe('reconciler desired state: taint', () => {
     });
     expect(planCluster(cluster, failed, 'NoSchedule', NOW)).to.deep.equal({});
   });
+
+  it("plans nothing after Karmada's own writes (issue 50: Ready=Unknown, its taint swapped, a new timeAdded, a new order)", () => {
+    // What karmada-controller-manager's cluster controller does to a Pull Cluster whose agent never reports
+    // (cluster_controller.go tryUpdateClusterHealth and updateClusterTaints): Ready set to Unknown in the list,
+    // cluster.karmada.io/not-ready replaced by cluster.karmada.io/unreachable with timeAdded now, ours kept in place.
+    const unknown: Condition = {
+      type: 'Ready',
+      status: 'Unknown',
+      reason: 'ClusterStatusNeverUpdated',
+      message: 'Cluster status controller never posted cluster status.',
+      lastTransitionTime: '2026-03-01T11:59:00Z',
+    };
+    const notReady: Taint = {
+      key: 'cluster.karmada.io/not-ready',
+      effect: 'NoSchedule',
+      timeAdded: '2026-03-01T11:00:00Z',
+    };
+    const unreachable: Taint = {
+      key: 'cluster.karmada.io/unreachable',
+      effect: 'NoSchedule',
+      timeAdded: '2026-03-01T11:59:00Z',
+    };
+    for (const effect of ['NoSchedule', 'NoExecute', 'none'] as const) {
+      const oursNow = { ...ours, effect: effect === 'none' ? 'NoSchedule' : effect };
+      const healthy = aCluster('m1', { syncMode: 'Pull', taints: [notReady], conditions: [ready, healthyTrue] });
+      expect(planCluster(healthy, succeeded, effect, NOW), effect).to.deep.equal({});
+      const afterKarmada = aCluster('m1', {
+        syncMode: 'Pull',
+        taints: [unreachable],
+        conditions: [{ ...healthyTrue, message: 'an older message' }, unknown],
+      });
+      expect(planCluster(afterKarmada, succeeded, effect, NOW), effect).to.deep.equal({});
+      const failing = aCluster('m1', {
+        syncMode: 'Pull',
+        taints: effect === 'none' ? [unreachable] : [unreachable, oursNow],
+        conditions: [unknown, { ...healthyTrue, status: 'False', reason: 'LivenessProbeFailed' }],
+      });
+      expect(planCluster(failing, failed, effect, NOW), effect).to.deep.equal({});
+    }
+  });
 });
 
 describe('reconciler desired state: resuming and telling', () => {
