@@ -73,6 +73,7 @@ export const PUBLIC_EXPORTS: Record<string, readonly string[]> = {
     'ReadBudgetExceeded',
     'RealClock',
     'SERVING_STATUS_NAMES',
+    'TIMER_SLACK_MS',
     'USER_AGENT',
     'handlerOf',
     'healthServiceDefinition',
