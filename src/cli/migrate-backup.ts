@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { isRecord, messageOf } from '@karmada-cluster-probe/schema/api';
 import { escapePointerToken, unescapePointerToken } from '@karmada-cluster-probe/schema/internal/schema/diff.js';
-import type { KubeApi } from '../kube/index.js';
+import { isResourceVersionConflict, isStatus, type KubeApi } from '../kube/index.js';
 
 export const BACKUP_KIND = 'ClusterProbeMigrationBackup';
 /** The largest backup --restore reads: thousands of Clusters with their probes fit many times over. */
@@ -197,6 +197,9 @@ export function readBackup(path: string, maxBytes = MAX_BACKUP_BYTES): Backup {
 type PatchOp = { op: string; path: string; value?: unknown };
 
 /** The JSON Patch that puts `held` back into `current`, after a test of `resourceVersion`. */
+/** Reads, judges and patches a Cluster this many times in all while other writers keep moving its resourceVersion. */
+export const RESTORE_ATTEMPTS = 5;
+
 export function restorePatch(current: unknown, held: HeldValues, resourceVersion: string): PatchOp[] {
   const ops: PatchOp[] = [{ op: 'test', path: '/metadata/resourceVersion', value: resourceVersion }];
   for (const [path, value] of Object.entries(held.fields)) {
@@ -262,47 +265,63 @@ export async function restoreBackup(
       fail('never written by that migration (no writtenResourceVersion in the backup): nothing to put back');
       continue;
     }
+    const written = entry.writtenResourceVersion;
     try {
-      const current = await api.request<Record<string, unknown>>('GET', url);
-      const rv = valueAt(current, '/metadata/resourceVersion');
-      if (entry.uid !== undefined && valueAt(current, '/metadata/uid') !== entry.uid) {
-        fail('deleted and created again since the migration (another uid); not overwritten');
-        continue;
-      }
-      let precondition = entry.writtenResourceVersion;
-      if (rv !== entry.writtenResourceVersion) {
-        // A status update (Karmada's own controllers write one every few seconds) moves the resourceVersion too:
-        // what counts is whether the values the migration wrote are still there, untouched.
-        const changed =
-          entry.written === undefined
-            ? ['(the backup does not say what was written)']
-            : notHeld(current, entry.written);
-        if (changed.length > 0 || typeof rv !== 'string') {
-          fail(
-            `changed since the migration (resourceVersion ${String(rv)}, the migration wrote ` +
-              `${entry.writtenResourceVersion}: ${changed.join('; ')}); not overwritten. Compare it with ${path} and ` +
-              'edit it by hand',
-          );
-          continue;
+      for (let attempt = 1; ; attempt++) {
+        const current = await api.request<Record<string, unknown>>('GET', url);
+        const rv = valueAt(current, '/metadata/resourceVersion');
+        if (entry.uid !== undefined && valueAt(current, '/metadata/uid') !== entry.uid) {
+          fail('deleted and created again since the migration (another uid); not overwritten');
+          break;
         }
-        precondition = rv;
+        let precondition = written;
+        if (rv !== written) {
+          // A status update (Karmada's own controllers write one every few seconds) moves the resourceVersion too:
+          // what counts is whether the values the migration wrote are still there, untouched.
+          const changed =
+            entry.written === undefined
+              ? ['(the backup does not say what was written)']
+              : notHeld(current, entry.written);
+          if (changed.length > 0 || typeof rv !== 'string') {
+            fail(
+              `changed since the migration (resourceVersion ${String(rv)}, the migration wrote ` +
+                `${written}: ${changed.join('; ')}); not overwritten. Compare it with ${path} and ` +
+                'edit it by hand',
+            );
+            break;
+          }
+          precondition = rv;
+        }
+        let answer: unknown;
+        try {
+          answer = await api.request<unknown>('PATCH', url, {
+            body: restorePatch(current, entry, precondition),
+            contentType: 'application/json-patch+json',
+          });
+        } catch (err) {
+          // Written by another between our read and our patch (the resourceVersion test failed): read it again and
+          // judge it again, as a user running --restore a second later would.
+          if (isResourceVersionConflict(err) && attempt < RESTORE_ATTEMPTS) continue;
+          if (isResourceVersionConflict(err)) {
+            fail(
+              `written by another writer ${RESTORE_ATTEMPTS} times between our read and our patch (the resourceVersion ` +
+                'test failed each time); not overwritten. Run --restore again',
+            );
+            break;
+          }
+          throw err;
+        }
+        const missing = notHeld(answer, entry);
+        if (missing.length > 0) {
+          fail(`the apiserver did not store what the backup holds: ${missing.join('; ')}`);
+          break;
+        }
+        out(`cluster/${entry.name}: restored`);
+        summary.restored++;
+        break;
       }
-      const answer = await api.request<unknown>('PATCH', url, {
-        body: restorePatch(current, entry, precondition),
-        contentType: 'application/json-patch+json',
-      });
-      const missing = notHeld(answer, entry);
-      if (missing.length > 0) {
-        fail(`the apiserver did not store what the backup holds: ${missing.join('; ')}`);
-        continue;
-      }
-      out(`cluster/${entry.name}: restored`);
-      summary.restored++;
     } catch (err) {
-      const status = (err as { status?: unknown }).status;
-      if (status === 409 || (status === 422 && /test/i.test(messageOf(err))))
-        fail('changed since the migration (the resourceVersion test failed); not overwritten');
-      else if (status === 404) fail('not found: deleted since the migration');
+      if (isStatus(err, 404)) fail('not found: deleted since the migration');
       else fail(`cannot be restored: ${messageOf(err)}`);
     }
   }

@@ -14,7 +14,7 @@ import {
   type Cluster,
   type ProbeLocation,
 } from '@karmada-cluster-probe/schema';
-import { isStatus, type KubeApi } from '../kube/index.js';
+import { isResourceVersionConflict, type KubeApi } from '../kube/index.js';
 import { isRecord, messageOf } from '@karmada-cluster-probe/schema/api';
 import { escapePointerToken, unescapePointerToken } from '@karmada-cluster-probe/schema/internal/schema/diff.js';
 import { discoverProbeStorage } from '../deploy/probe-storage.js';
@@ -33,7 +33,8 @@ import {
 } from './migrate-backup.js';
 
 /** Attempts per Cluster when someone else writes it between our read and our patch. */
-const CONFLICT_ATTEMPTS = 3;
+/** Reads and tries again this many times in all when another writer moved the resourceVersion in between. */
+export const CONFLICT_ATTEMPTS = 3;
 /** Clusters read per list page. */
 const PAGE_SIZE = 250;
 
@@ -182,7 +183,7 @@ interface Checked {
 
 type CheckResult = { checked: Checked } | { unchanged: true } | { failed: true };
 
-const conflict = (err: unknown) => isStatus(err, 409) || (isStatus(err, 422) && /test/i.test(messageOf(err)));
+const conflict = isResourceVersionConflict;
 
 /** Migrates `current` and sends the patch with dryRun=All; re-reads and retries when the resourceVersion moved. */
 async function check(

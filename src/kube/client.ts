@@ -10,12 +10,13 @@ import { clockTimeout } from './clock-timeout.js';
 import { backgroundClock, type Clock } from '@karmada-cluster-probe/schema/api';
 import { trimTrailingSlashes } from '@karmada-cluster-probe/schema/api';
 
-/** A non-2xx answer of the apiserver, with its Status reason when it sent one. */
+/** A non-2xx answer of the apiserver, with its Status reason and its `details.causes` messages when it sent them. */
 export class KubeApiError extends Error {
   constructor(
     readonly status: number,
     readonly reason: string,
     message: string,
+    readonly causes: readonly string[] = [],
   ) {
     super(message);
     this.name = 'KubeApiError';
@@ -24,6 +25,18 @@ export class KubeApiError extends Error {
 
 export function isStatus(err: unknown, status: number): boolean {
   return err instanceof KubeApiError && err.status === status;
+}
+
+/**
+ * The write lost a race on the object's resourceVersion: a 409 Conflict (an update's precondition), or a JSON patch
+ * whose `test` of `/metadata/resourceVersion` failed. kube-apiserver answers the latter 422 Invalid, "the server
+ * rejected our request due to an error in our request", with the patch library's words ("testing value
+ * /metadata/resourceVersion failed: test failed") only in `details.causes`.
+ */
+export function isResourceVersionConflict(err: unknown): boolean {
+  if (!(err instanceof KubeApiError)) return false;
+  if (err.status === 409) return true;
+  return err.status === 422 && err.causes.some((c) => c.startsWith('testing value /metadata/resourceVersion failed'));
 }
 
 export interface WatchEvent<T> {
@@ -163,17 +176,33 @@ async function readBody(res: IncomingMessage, what: string, limit = MAX_RESPONSE
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** At most this many of a Status' `details.causes` are kept, each cut at CAUSE_CHARS. */
+const MAX_CAUSES = 16;
+const CAUSE_CHARS = 500;
+
 function apiError(status: number, body: string, what: string): KubeApiError {
   let reason = '';
   let message = body.slice(0, 500);
+  const causes: string[] = [];
   try {
-    const s = JSON.parse(body) as { reason?: unknown; message?: unknown };
+    const s = JSON.parse(body) as { reason?: unknown; message?: unknown; details?: { causes?: unknown } };
     if (typeof s.reason === 'string') reason = s.reason;
     if (typeof s.message === 'string') message = s.message;
+    const listed = s.details?.causes;
+    if (Array.isArray(listed)) {
+      for (const c of listed.slice(0, MAX_CAUSES)) {
+        const m = (c as { message?: unknown } | null)?.message;
+        if (typeof m === 'string' && m !== '') causes.push(m.slice(0, CAUSE_CHARS));
+      }
+    }
   } catch {
     // not a Status
   }
-  return new KubeApiError(status, reason, `${what}: ${status}${reason !== '' ? ` ${reason}` : ''}: ${message}`);
+  // A field error's cause repeats what the message says; a cause the message does not hold (a failed JSON patch
+  // test, whose message is only "the server rejected our request ...") is said after it.
+  const unsaid = causes.filter((c) => !message.includes(c));
+  const text = unsaid.length > 0 ? `${message} (${unsaid.join('; ')})` : message;
+  return new KubeApiError(status, reason, `${what}: ${status}${reason !== '' ? ` ${reason}` : ''}: ${text}`, causes);
 }
 
 export class KubeClient implements KubeApi {

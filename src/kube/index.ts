@@ -6,6 +6,7 @@ export {
   KubeClient,
   KubeApiError,
   isStatus,
+  isResourceVersionConflict,
   DEFAULT_QPS,
   DEFAULT_BURST,
   withPriority,

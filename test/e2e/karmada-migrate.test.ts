@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
-import { KubeClient, type KubeApi } from '../../src/kube/index.js';
+import { KubeApiError, KubeClient, isResourceVersionConflict, type KubeApi } from '../../src/kube/index.js';
 import { defaultProbe, type Cluster } from '../../packages/schema/src/schema/index.js';
 import { startKarmada, type KarmadaControlPlane } from '../../src/dev/karmada.js';
 import { runCli, WebhookProcess, type CliInvocation, type CliResult } from '../../src/dev/webhook-process.js';
@@ -191,6 +191,26 @@ describe('migrate --in-cluster on stock Karmada v1.18.2 (e2e)', function () {
     conditionsBefore = { member1: healthy(await get('member1')), member2: healthy(await get('member2')) };
     expect(conditionsBefore.member1?.status).to.equal('True');
     expect(conditionsBefore.member2?.status).to.equal('True');
+  });
+
+  it("a JSON patch whose resourceVersion test fails: karmada-aggregated-apiserver's 422, as the fake apiserver of the integration tests answers it", async function () {
+    const now = await get('member2');
+    const err = await api
+      .request('PATCH', `${CLUSTERS}/member2`, {
+        body: [
+          { op: 'test', path: '/metadata/resourceVersion', value: `${now.metadata?.resourceVersion ?? ''}0` },
+          { op: 'add', path: '/metadata/labels', value: { raced: 'yes' } },
+        ],
+        contentType: 'application/json-patch+json',
+      })
+      .catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(KubeApiError);
+    const e = err as KubeApiError;
+    expect([e.status, e.reason]).to.deep.equal([422, 'Invalid']);
+    expect(e.causes).to.deep.equal(['testing value /metadata/resourceVersion failed: test failed']);
+    expect(e.message).to.include('the server rejected our request due to an error in our request');
+    expect(isResourceVersionConflict(e)).to.equal(true);
+    expect((await get('member2')).metadata?.labels?.raced).to.equal(undefined);
   });
 
   onKarmada(() => ({ karmada: karmada!, api, state: state.dir, legacy: 'k3-legacy' }));

@@ -27,6 +27,8 @@ export interface FakeOptions {
   pruneField?: boolean;
   /** Called on the object about to be stored (dryRun says which); may change it. */
   onWrite?: (obj: FakeCluster, dryRun: boolean) => void;
+  /** Called before a PATCH is applied: another writer may store the object here (a race with our GET). */
+  beforePatch?: (name: string, dryRun: boolean) => void;
 }
 
 function karmadaOpenApi(withField: boolean): unknown {
@@ -187,11 +189,13 @@ export class FakeClusterApiserver {
     }
     const one = path.startsWith(`${CLUSTERS}/`) ? decodeURIComponent(path.slice(CLUSTERS.length + 1)) : undefined;
     if (one === undefined) return status(404, 'NotFound', `the server could not find the requested resource`);
-    const current = this.clusters.get(one);
-    if (current === undefined) return status(404, 'NotFound', `clusters.cluster.karmada.io "${one}" not found`);
-    if (req.method === 'GET') return send(200, current);
+    const found = this.clusters.get(one);
+    if (found === undefined) return status(404, 'NotFound', `clusters.cluster.karmada.io "${one}" not found`);
+    if (req.method === 'GET') return send(200, found);
     if (req.method !== 'PATCH') return status(405, 'MethodNotAllowed', 'method not allowed');
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+    this.options.beforePatch?.(one, dryRun);
+    const current = this.clusters.get(one)!;
     let next: FakeCluster;
     const type = req.headers['content-type'] ?? '';
     if (type.startsWith('application/json-patch+json')) {
@@ -199,8 +203,26 @@ export class FakeClusterApiserver {
         next = jsonpatch.applyPatch(structuredClone(current), body as jsonpatch.Operation[], true, false).newDocument;
       } catch (err) {
         const name = (err as { name?: string }).name;
+        // kube-apiserver's answer to a failed JSON patch test (apiserver's patch.go: NewGenericServerResponse 422), the
+        // patch library's words only in details.causes; checked against the real one in test/e2e/karmada-migrate.
         if (name === 'TEST_OPERATION_FAILED')
-          return status(409, 'Conflict', `the server rejected our request due to an error in our request: test failed`);
+          return send(422, {
+            kind: 'Status',
+            apiVersion: 'v1',
+            metadata: {},
+            status: 'Failure',
+            message: 'the server rejected our request due to an error in our request',
+            reason: 'Invalid',
+            details: {
+              causes: [
+                {
+                  reason: 'UnexpectedServerResponse',
+                  message: `testing value ${(err as { operation?: { path?: string } }).operation?.path ?? ''} failed: test failed`,
+                },
+              ],
+            },
+            code: 422,
+          });
         return status(422, 'Invalid', `jsonpatch: ${(err as Error).message}`);
       }
     } else if (type.startsWith('application/merge-patch+json')) {

@@ -265,6 +265,88 @@ describe('cluster-probe migrate --in-cluster (an apiserver in this process)', fu
       expect(server.get('k3-legacy')?.metadata.annotations).to.deep.equal(before.metadata.annotations);
     });
 
+    // Karmada's cluster status controller and the reconciler write a Cluster every few seconds: one of them between
+    // --restore's read and its patch fails the patch's resourceVersion test (a 422 from kube-apiserver, CI saw it).
+    it('--restore reads again when another writer wrote between its read and its patch, and puts the Cluster back', async function () {
+      let races = 2;
+      await serve(
+        {
+          flavour: 'karmada',
+          beforePatch: (name, dryRun) => {
+            if (racing && !dryRun && races-- > 0) {
+              const now = server.get(name)!;
+              server.put({ ...now, spec: { ...now.spec, taints: [{ key: `status-${races}`, effect: 'NoSchedule' }] } });
+            }
+          },
+        },
+        [member('k3-legacy', { [LEGACY_ANNOTATION]: LEGACY, other: 'kept' })],
+      );
+      let racing = false;
+      const before = server.get('k3-legacy')!;
+      const backup = join(dir, 'b.json');
+      expect((await migrate('--backup', backup)).code).to.equal(0);
+      racing = true;
+      const back = await cli(['migrate', '--restore', backup, '--kubeconfig', kubeconfig], env);
+      expect(back.code, back.stdout + back.stderr).to.equal(0);
+      expect(back.stdout).to.include('cluster/k3-legacy: restored');
+      expect(races).to.be.below(0);
+      const now = server.get('k3-legacy')!;
+      expect(now.metadata.annotations).to.deep.equal(before.metadata.annotations);
+      expect(now.spec.taints, 'the other writer kept').to.deep.equal([{ key: 'status-0', effect: 'NoSchedule' }]);
+      expect(server.requests.filter((r) => r.startsWith('PATCH ')).length).to.be.at.least(3);
+    });
+
+    it('--restore gives up on a Cluster written between every read and patch, says so and overwrites nothing', async function () {
+      let racing = false;
+      let n = 0;
+      await serve(
+        {
+          flavour: 'karmada',
+          beforePatch: (name, dryRun) => {
+            if (racing && !dryRun) {
+              const now = server.get(name)!;
+              server.put({ ...now, spec: { ...now.spec, taints: [{ key: `status-${n++}`, effect: 'NoSchedule' }] } });
+            }
+          },
+        },
+        [member('k3-legacy', { [LEGACY_ANNOTATION]: LEGACY })],
+      );
+      const backup = join(dir, 'b.json');
+      expect((await migrate('--backup', backup)).code).to.equal(0);
+      const migrated = server.get('k3-legacy')!.metadata.annotations;
+      racing = true;
+      const back = await cli(['migrate', '--restore', backup, '--kubeconfig', kubeconfig], env);
+      expect(back.code, back.stdout + back.stderr).to.equal(1);
+      expect(back.stdout).to.include(
+        'cluster/k3-legacy: written by another writer 5 times between our read and our patch (the resourceVersion test failed each time); not overwritten. Run --restore again',
+      );
+      expect(n).to.equal(5);
+      expect(server.get('k3-legacy')!.metadata.annotations).to.deep.equal(migrated);
+    });
+
+    it('migrate reads, checks and writes again when another writer wrote between its dry run and its write', async function () {
+      let races = 1;
+      await serve(
+        {
+          flavour: 'karmada',
+          beforePatch: (name, dryRun) => {
+            if (!dryRun && races-- > 0) {
+              const now = server.get(name)!;
+              server.put({ ...now, spec: { ...now.spec, taints: [{ key: 'status', effect: 'NoSchedule' }] } });
+            }
+          },
+        },
+        [member('k3-legacy', { [LEGACY_ANNOTATION]: LEGACY })],
+      );
+      const r = await migrate();
+      expect(r.code, r.stdout + r.stderr).to.equal(0);
+      expect(r.stdout).to.include('cluster/k3-legacy: migrated');
+      const now = server.get('k3-legacy')!;
+      expect(now.metadata.annotations?.[LEGACY_ANNOTATION]).to.equal(undefined);
+      expect(now.metadata.annotations?.[PROBE_ANNOTATION]).to.be.a('string');
+      expect(now.spec.taints).to.deep.equal([{ key: 'status', effect: 'NoSchedule' }]);
+    });
+
     it('stops before any write when the backup cannot be written, or would replace another', async function () {
       await serve({ flavour: 'crd' }, [member('member1', { [PROBE_ANNOTATION]: PROBE })]);
       const notADir = join(dir, 'file');

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import http from 'node:http';
 import { KubeConfig } from '@kubernetes/client-node';
-import { KubeClient } from '../../../src/kube/index.js';
+import { KubeApiError, KubeClient, isResourceVersionConflict } from '../../../src/kube/index.js';
 
 function kubeConfig(server: string): KubeConfig {
   const kc = new KubeConfig();
@@ -28,6 +28,45 @@ describe('kube client: every request told with its method and code', function ()
       if (req.url?.includes('watch=true')) {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end('{"type":"ADDED","object":{"metadata":{"name":"a"}}}\n');
+        return;
+      }
+      if (req.url?.startsWith('/raced') === true || req.url?.startsWith('/invalid') === true) {
+        // kube-apiserver's answers, as they come: a JSON patch whose test failed, and a field error.
+        res.writeHead(422, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify(
+            req.url.startsWith('/raced')
+              ? {
+                  kind: 'Status',
+                  status: 'Failure',
+                  message: 'the server rejected our request due to an error in our request',
+                  reason: 'Invalid',
+                  details: {
+                    causes: [
+                      {
+                        reason: 'UnexpectedServerResponse',
+                        message: 'testing value /metadata/resourceVersion failed: test failed',
+                      },
+                    ],
+                  },
+                  code: 422,
+                }
+              : {
+                  kind: 'Status',
+                  status: 'Failure',
+                  message: 'Cluster.cluster.karmada.io "m" is invalid: spec.syncMode: Required value',
+                  reason: 'Invalid',
+                  details: {
+                    causes: [
+                      { reason: 'FieldValueRequired', message: 'Required value', field: 'spec.syncMode' },
+                      null,
+                      { message: 7 },
+                    ],
+                  },
+                  code: 422,
+                },
+          ),
+        );
         return;
       }
       const missing = req.url?.startsWith('/missing') === true;
@@ -63,5 +102,26 @@ describe('kube client: every request told with its method and code', function ()
     refused.close();
     expect(failed).to.equal(true);
     expect(told).to.deep.equal(['GET 200', 'PATCH 200', 'GET 404', 'WATCH 200', 'DELETE error']);
+  });
+
+  it("keeps a Status' causes, says the ones its message does not, and tells a lost resourceVersion race from a field error", async () => {
+    const client = new KubeClient(kubeConfig(`http://127.0.0.1:${port}`));
+    const raced = (await client.request('PATCH', '/raced', { body: [] }).catch((e: unknown) => e)) as KubeApiError;
+    const invalid = (await client.request('PATCH', '/invalid', { body: [] }).catch((e: unknown) => e)) as KubeApiError;
+    client.close();
+    expect(raced).to.be.instanceOf(KubeApiError);
+    expect(raced.causes).to.deep.equal(['testing value /metadata/resourceVersion failed: test failed']);
+    expect(raced.message).to.equal(
+      'PATCH /raced: 422 Invalid: the server rejected our request due to an error in our request ' +
+        '(testing value /metadata/resourceVersion failed: test failed)',
+    );
+    expect(isResourceVersionConflict(raced)).to.equal(true);
+    expect(invalid.causes).to.deep.equal(['Required value']);
+    expect(invalid.message).to.equal(
+      'PATCH /invalid: 422 Invalid: Cluster.cluster.karmada.io "m" is invalid: spec.syncMode: Required value',
+    );
+    expect(isResourceVersionConflict(invalid)).to.equal(false);
+    expect(isResourceVersionConflict(new KubeApiError(409, 'Conflict', 'x'))).to.equal(true);
+    expect(isResourceVersionConflict(new Error('409'))).to.equal(false);
   });
 });
