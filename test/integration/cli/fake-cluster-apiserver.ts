@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import jsonpatch from 'fast-json-patch';
+import { jsonPatchTestFailed } from '../../support/kube-status.js';
 
 const CLUSTERS = '/apis/cluster.karmada.io/v1alpha1/clusters';
 export interface FakeCluster {
@@ -203,26 +204,8 @@ export class FakeClusterApiserver {
         next = jsonpatch.applyPatch(structuredClone(current), body as jsonpatch.Operation[], true, false).newDocument;
       } catch (err) {
         const name = (err as { name?: string }).name;
-        // kube-apiserver's answer to a failed JSON patch test (apiserver's patch.go: NewGenericServerResponse 422), the
-        // patch library's words only in details.causes; checked against the real one in test/e2e/karmada-migrate.
         if (name === 'TEST_OPERATION_FAILED')
-          return send(422, {
-            kind: 'Status',
-            apiVersion: 'v1',
-            metadata: {},
-            status: 'Failure',
-            message: 'the server rejected our request due to an error in our request',
-            reason: 'Invalid',
-            details: {
-              causes: [
-                {
-                  reason: 'UnexpectedServerResponse',
-                  message: `testing value ${(err as { operation?: { path?: string } }).operation?.path ?? ''} failed: test failed`,
-                },
-              ],
-            },
-            code: 422,
-          });
+          return send(422, jsonPatchTestFailed((err as { operation?: { path?: string } }).operation?.path ?? ''));
         return status(422, 'Invalid', `jsonpatch: ${(err as Error).message}`);
       }
     } else if (type.startsWith('application/merge-patch+json')) {

@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import http from 'node:http';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeApiError, KubeClient, isResourceVersionConflict } from '../../../src/kube/index.js';
+import { jsonPatchTestFailed } from '../../support/kube-status.js';
 
 function kubeConfig(server: string): KubeConfig {
   const kc = new KubeConfig();
@@ -36,21 +37,7 @@ describe('kube client: every request told with its method and code', function ()
         res.end(
           JSON.stringify(
             req.url.startsWith('/raced')
-              ? {
-                  kind: 'Status',
-                  status: 'Failure',
-                  message: 'the server rejected our request due to an error in our request',
-                  reason: 'Invalid',
-                  details: {
-                    causes: [
-                      {
-                        reason: 'UnexpectedServerResponse',
-                        message: 'testing value /metadata/resourceVersion failed: test failed',
-                      },
-                    ],
-                  },
-                  code: 422,
-                }
+              ? jsonPatchTestFailed('/metadata/resourceVersion')
               : {
                   kind: 'Status',
                   status: 'Failure',
