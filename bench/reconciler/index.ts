@@ -548,6 +548,28 @@ async function main(): Promise<void> {
     const healthy = (c: Cluster): boolean =>
       c.status?.conditions?.some((x) => x.type === 'Healthy' && x.status === 'True') === true;
     const tainted = (c: Cluster): boolean => (c.spec.taints ?? []).some((t) => t.key === TAINT);
+    /** The owned Clusters not Healthy=True, by status/reason and their commonest messages: what a start-up waits on. */
+    const notHealthy = (): string => {
+      const by = new Map<string, { n: number; messages: Map<string, number> }>();
+      for (const c of cache.list()) {
+        if (!ownsName(c.metadata?.name ?? '') || healthy(c)) continue;
+        const h = c.status?.conditions?.find((x) => x.type === 'Healthy');
+        const key = h === undefined ? 'no Healthy condition' : `${h.status}/${h.reason ?? ''}`;
+        let e = by.get(key);
+        if (e === undefined) by.set(key, (e = { n: 0, messages: new Map() }));
+        e.n++;
+        // Numbers (ports, durations) vary per Cluster: the message's shape is what is counted.
+        const shape = (h?.message ?? '').replace(/\d+(\.\d+)?/g, 'N').slice(0, 160);
+        e.messages.set(shape, (e.messages.get(shape) ?? 0) + 1);
+      }
+      return [...by]
+        .sort((a, b) => b[1].n - a[1].n)
+        .map(([key, e]) => {
+          const top = [...e.messages].sort((a, b) => b[1] - a[1]).slice(0, 2);
+          return `${key} ${e.n}${top.length > 0 && top[0]![0] !== '' ? ` (${top.map(([m, n]) => `${n}: ${m}`).join('; ')})` : ''}`;
+        })
+        .join(', ');
+    };
 
     let profileEvents = 0;
     let profileWatcher: Informer<ClusterProfile> | undefined;
@@ -671,6 +693,7 @@ async function main(): Promise<void> {
               .map((l) => l.toFixed(1))
               .join(' ')}`,
         );
+        if (n < ownedCount) log(`start-up: not Healthy=True: ${notHealthy()}`);
         lastLog = Date.now();
         lastUsage = u;
       }
