@@ -301,8 +301,13 @@ export async function restoreBackup(
         } catch (err) {
           // Written by another between our read and our patch (the resourceVersion test failed): read it again and
           // judge it again, as a user running --restore a second later would.
-          if (isResourceVersionConflict(err) && attempt < RESTORE_ATTEMPTS) continue;
-          if (isResourceVersionConflict(err)) {
+          // A 422 whose words we do not know is a race too when the object's resourceVersion moved past our test.
+          const raced =
+            isResourceVersionConflict(err) ||
+            (isStatus(err, 422) &&
+              valueAt(await api.request<unknown>('GET', url), '/metadata/resourceVersion') !== precondition);
+          if (raced && attempt < RESTORE_ATTEMPTS) continue;
+          if (raced) {
             fail(
               `written by another writer ${RESTORE_ATTEMPTS} times between our read and our patch (the resourceVersion ` +
                 'test failed each time); not overwritten. Run --restore again',

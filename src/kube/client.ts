@@ -36,7 +36,8 @@ export function isStatus(err: unknown, status: number): boolean {
 export function isResourceVersionConflict(err: unknown): boolean {
   if (!(err instanceof KubeApiError)) return false;
   if (err.status === 409) return true;
-  return err.status === 422 && err.causes.some((c) => c.startsWith('testing value /metadata/resourceVersion failed'));
+  const words = 'testing value /metadata/resourceVersion failed';
+  return err.status === 422 && (err.causes.some((c) => c.includes(words)) || err.message.includes(words));
 }
 
 export interface WatchEvent<T> {
