@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { isRecord, messageOf } from '@karmada-cluster-probe/schema/api';
 import { escapePointerToken, unescapePointerToken } from '@karmada-cluster-probe/schema/internal/schema/diff.js';
-import { isResourceVersionConflict, isStatus, type KubeApi } from '../kube/index.js';
+import { isStatus, lostResourceVersionRace, type KubeApi } from '../kube/index.js';
 
 export const BACKUP_KIND = 'ClusterProbeMigrationBackup';
 /** The largest backup --restore reads: thousands of Clusters with their probes fit many times over. */
@@ -196,10 +196,10 @@ export function readBackup(path: string, maxBytes = MAX_BACKUP_BYTES): Backup {
 
 type PatchOp = { op: string; path: string; value?: unknown };
 
-/** The JSON Patch that puts `held` back into `current`, after a test of `resourceVersion`. */
 /** Reads, judges and patches a Cluster this many times in all while other writers keep moving its resourceVersion. */
 export const RESTORE_ATTEMPTS = 5;
 
+/** The JSON Patch that puts `held` back into `current`, after a test of `resourceVersion`. */
 export function restorePatch(current: unknown, held: HeldValues, resourceVersion: string): PatchOp[] {
   const ops: PatchOp[] = [{ op: 'test', path: '/metadata/resourceVersion', value: resourceVersion }];
   for (const [path, value] of Object.entries(held.fields)) {
@@ -301,11 +301,7 @@ export async function restoreBackup(
         } catch (err) {
           // Written by another between our read and our patch (the resourceVersion test failed): read it again and
           // judge it again, as a user running --restore a second later would.
-          // A 422 whose words we do not know is a race too when the object's resourceVersion moved past our test.
-          const raced =
-            isResourceVersionConflict(err) ||
-            (isStatus(err, 422) &&
-              valueAt(await api.request<unknown>('GET', url), '/metadata/resourceVersion') !== precondition);
+          const raced = await lostResourceVersionRace(api, url, err, precondition);
           if (raced && attempt < RESTORE_ATTEMPTS) continue;
           if (raced) {
             fail(

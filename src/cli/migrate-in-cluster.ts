@@ -14,7 +14,7 @@ import {
   type Cluster,
   type ProbeLocation,
 } from '@karmada-cluster-probe/schema';
-import { isResourceVersionConflict, type KubeApi } from '../kube/index.js';
+import { lostResourceVersionRace, type KubeApi } from '../kube/index.js';
 import { isRecord, messageOf } from '@karmada-cluster-probe/schema/api';
 import { escapePointerToken, unescapePointerToken } from '@karmada-cluster-probe/schema/internal/schema/diff.js';
 import { discoverProbeStorage } from '../deploy/probe-storage.js';
@@ -33,8 +33,7 @@ import {
 } from './migrate-backup.js';
 
 /** Attempts per Cluster when someone else writes it between our read and our patch. */
-/** Reads and tries again this many times in all when another writer moved the resourceVersion in between. */
-export const CONFLICT_ATTEMPTS = 3;
+const CONFLICT_ATTEMPTS = 3;
 /** Clusters read per list page. */
 const PAGE_SIZE = 250;
 
@@ -183,8 +182,6 @@ interface Checked {
 
 type CheckResult = { checked: Checked } | { unchanged: true } | { failed: true };
 
-const conflict = isResourceVersionConflict;
-
 /** Migrates `current` and sends the patch with dryRun=All; re-reads and retries when the resourceVersion moved. */
 async function check(
   api: KubeApi,
@@ -219,7 +216,7 @@ async function check(
         query: { dryRun: 'All' },
       });
     } catch (err) {
-      if (conflict(err) && attempt < CONFLICT_ATTEMPTS) {
+      if (attempt < CONFLICT_ATTEMPTS && (await lostResourceVersionRace(api, url, err, rv))) {
         current = await api.request<Cluster>('GET', url);
         continue;
       }
@@ -331,7 +328,10 @@ export async function runMigrateInCluster(api: KubeApi, options: InClusterOption
       try {
         answer = await api.request('PATCH', url, { body: c.patch, contentType: 'application/json-patch+json' });
       } catch (err) {
-        if (conflict(err) && attempt < CONFLICT_ATTEMPTS) {
+        if (
+          attempt < CONFLICT_ATTEMPTS &&
+          (await lostResourceVersionRace(api, url, err, c.read.metadata?.resourceVersion))
+        ) {
           // Someone wrote it after our dry run: read, migrate and check it again, and back up what was read now.
           const again = await check(api, await api.request<Cluster>('GET', url), location, options);
           if (!('checked' in again)) {

@@ -29,6 +29,7 @@ export function ephemeralPortRange(text?: string): { low: number; high: number }
 }
 
 const handedOut = new Set<number>();
+let ephemeralLow: number | undefined;
 
 function tryListen(port: number): Promise<number | undefined> {
   return new Promise((resolve) => {
@@ -50,7 +51,7 @@ function tryListen(port: number): Promise<number | undefined> {
  * range below it is spent or too small.
  */
 export async function freePort(random: () => number = Math.random): Promise<number> {
-  const { low } = ephemeralPortRange();
+  const low = (ephemeralLow ??= ephemeralPortRange().low);
   const span = low - FREE_PORT_FLOOR;
   for (let attempt = 0; span > 0 && attempt < 64; attempt++) {
     const port = FREE_PORT_FLOOR + Math.floor(random() * span);

@@ -28,16 +28,34 @@ export function isStatus(err: unknown, status: number): boolean {
 }
 
 /**
- * The write lost a race on the object's resourceVersion: a 409 Conflict (an update's precondition), or a JSON patch
- * whose `test` of `/metadata/resourceVersion` failed. kube-apiserver answers the latter 422 Invalid, "the server
- * rejected our request due to an error in our request", with the patch library's words ("testing value
- * /metadata/resourceVersion failed: test failed") only in `details.causes`.
+ * The write lost a race on the object's resourceVersion, as far as the answer alone tells: a 409 Conflict (an update's
+ * precondition), or a 422 that names the failed `test` of `/metadata/resourceVersion` (a server or proxy that passes the
+ * patch library's words on). kube-apiserver and karmada-aggregated-apiserver do not: their 422 to a failed JSON patch
+ * test is "the server rejected our request due to an error in our request" and nothing more (apiserver's patch.go,
+ * NewGenericServerResponse without causes); `lostResourceVersionRace` reads the object to tell.
  */
 export function isResourceVersionConflict(err: unknown): boolean {
   if (!(err instanceof KubeApiError)) return false;
   if (err.status === 409) return true;
   const words = 'testing value /metadata/resourceVersion failed';
   return err.status === 422 && (err.causes.some((c) => c.includes(words)) || err.message.includes(words));
+}
+
+/**
+ * Whether a JSON patch to `path` whose first operation tested `/metadata/resourceVersion` == `tested` failed because
+ * another writer got there first: what the answer says, else (a bare 422) whether the object's resourceVersion has
+ * moved past `tested`, read once. A 422 with the object unmoved is a real refusal.
+ */
+export async function lostResourceVersionRace(
+  api: KubeApi,
+  path: string,
+  err: unknown,
+  tested: string | undefined,
+): Promise<boolean> {
+  if (isResourceVersionConflict(err)) return true;
+  if (tested === undefined || !isStatus(err, 422)) return false;
+  const now = await api.request<{ metadata?: { resourceVersion?: unknown } }>('GET', path);
+  return now.metadata?.resourceVersion !== tested;
 }
 
 export interface WatchEvent<T> {

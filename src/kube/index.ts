@@ -7,6 +7,7 @@ export {
   KubeApiError,
   isStatus,
   isResourceVersionConflict,
+  lostResourceVersionRace,
   DEFAULT_QPS,
   DEFAULT_BURST,
   withPriority,

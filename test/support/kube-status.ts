@@ -1,6 +1,7 @@
-// kube-apiserver's answer to a JSON patch whose `test` operation failed (apiserver's patch.go: NewGenericServerResponse
-// 422): the patch library's words only in details.causes. test/e2e/karmada-migrate.test.ts asserts the real one.
-export function jsonPatchTestFailed(path: string): Record<string, unknown> {
+// The answer to a JSON patch whose `test` operation failed. kube-apiserver and karmada-aggregated-apiserver send a bare
+// 422 Invalid (apiserver's patch.go: NewGenericServerResponse without causes; test/e2e/karmada-migrate.test.ts sees
+// Karmada's); `withCause` adds the patch library's words in details.causes, as a server or proxy passing them on would.
+export function jsonPatchTestFailed(path: string, withCause = false): Record<string, unknown> {
   return {
     kind: 'Status',
     apiVersion: 'v1',
@@ -8,9 +9,13 @@ export function jsonPatchTestFailed(path: string): Record<string, unknown> {
     status: 'Failure',
     message: 'the server rejected our request due to an error in our request',
     reason: 'Invalid',
-    details: {
-      causes: [{ reason: 'UnexpectedServerResponse', message: `testing value ${path} failed: test failed` }],
-    },
+    ...(withCause
+      ? {
+          details: {
+            causes: [{ reason: 'UnexpectedServerResponse', message: `testing value ${path} failed: test failed` }],
+          },
+        }
+      : {}),
     code: 422,
   };
 }

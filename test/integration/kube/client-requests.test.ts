@@ -37,7 +37,7 @@ describe('kube client: every request told with its method and code', function ()
         res.end(
           JSON.stringify(
             req.url.startsWith('/raced')
-              ? jsonPatchTestFailed('/metadata/resourceVersion')
+              ? jsonPatchTestFailed('/metadata/resourceVersion', true)
               : {
                   kind: 'Status',
                   status: 'Failure',
