@@ -14,19 +14,48 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 const NOBODY = 65534;
 const asRoot = process.getuid?.() === 0;
+/**
+ * Root writes any directory whatever its mode: as root the CLI runs as nobody, when nobody can reach this checkout. A
+ * checkout under a 0700 directory (`mktemp -d`, /root) it cannot: then the CLI runs as root and the locked directory
+ * is made immutable (`chattr +i`), which root cannot write either.
+ */
+const asNobody =
+  asRoot &&
+  // By its absolute path: the child starts in this directory either way, the module loader resolves from the root.
+  spawnSync(process.execPath, ['-e', 'require("node:fs").accessSync(process.argv[1])', resolve('src/cli/bin.ts')], {
+    uid: NOBODY,
+    gid: NOBODY,
+    timeout: 30_000,
+  }).status === 0;
 
 function cli(args: string[]): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...args], {
     encoding: 'utf8',
     timeout: 30_000,
-    // As root, run as nobody: a directory without write permission then really cannot be written.
-    ...(asRoot ? { uid: NOBODY, gid: NOBODY, env: { ...process.env, HOME: tmpdir() } } : {}),
+    ...(asNobody ? { uid: NOBODY, gid: NOBODY, env: { ...process.env, HOME: tmpdir() } } : {}),
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Makes `d` unwritable by the CLI's user: mode 0555, and immutable when that user is root. */
+function lock(d: string): void {
+  chmodSync(d, 0o555);
+  if (asRoot && !asNobody) {
+    const r = spawnSync('chattr', ['+i', d], { encoding: 'utf8' });
+    if (r.status !== 0)
+      throw new Error(
+        `as root with a checkout nobody (uid ${NOBODY}) cannot read, the test needs chattr +i on ${d}: ` +
+          `${r.error?.message ?? r.stderr.trim()}; clone into a directory others can read (chmod o+rx on its parents)`,
+      );
+  }
+}
+function unlock(d: string): void {
+  if (asRoot && !asNobody) spawnSync('chattr', ['-i', d]);
+  chmodSync(d, 0o755);
 }
 
 const LEGACY = [
@@ -48,7 +77,7 @@ describe('cluster-probe migrate --write on files it may not replace', () => {
     chmodSync(dir, 0o755);
   });
   afterEach(() => {
-    for (const d of ['open', 'locked']) if (existsSync(join(dir, d))) chmodSync(join(dir, d), 0o755);
+    for (const d of ['open', 'locked']) if (existsSync(join(dir, d))) unlock(join(dir, d));
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -58,7 +87,7 @@ describe('cluster-probe migrate --write on files it may not replace', () => {
     mkdirSync(d, { recursive: true });
     const file = join(d, `${name}.yaml`);
     writeFileSync(file, LEGACY.replace('NAME', name));
-    if (asRoot) {
+    if (asNobody) {
       chownSync(d, NOBODY, NOBODY);
       chownSync(file, NOBODY, NOBODY);
     }
@@ -68,7 +97,7 @@ describe('cluster-probe migrate --write on files it may not replace', () => {
   it('refuses a file in a directory it cannot write, naming both, migrates the rest and exits 1', () => {
     const locked = place('locked', 'a');
     const open = place('open', 'b');
-    chmodSync(join(dir, 'locked'), 0o555);
+    lock(join(dir, 'locked'));
     const r = cli(['migrate', '--write', locked, open]);
     expect(r.code, r.stderr).to.equal(1);
     expect(r.stderr).to.contain(
