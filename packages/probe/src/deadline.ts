@@ -21,6 +21,7 @@ export class Deadline implements StopSignal {
   private readonly timer: NodeJS.Timeout;
   private timedOutFlag = false;
   private listeners: (() => void)[] | undefined;
+  private disposed = false;
 
   constructor(
     readonly timeoutMs: number,
@@ -38,8 +39,9 @@ export class Deadline implements StopSignal {
     this.abort(new Error('probe stopped'));
   }
 
-  /** Ran out of time (called by the timer). */
+  /** Ran out of time (called once the timer fired and what had arrived by then was read). */
   expire(): void {
+    if (this.disposed) return;
     this.timedOutFlag = true;
     this.abort(new Error('probe timeout'));
   }
@@ -68,6 +70,7 @@ export class Deadline implements StopSignal {
   }
 
   dispose(): void {
+    this.disposed = true;
     clearTimeout(this.timer);
     this.outer?.removeEventListener('abort', this);
     this.listeners = undefined;
@@ -84,7 +87,22 @@ export class Deadline implements StopSignal {
 }
 
 function expire(d: Deadline): void {
+  afterPendingIo(expireNow, d);
+}
+
+function expireNow(d: Deadline): void {
   d.expire();
+}
+
+/**
+ * Calls `f(arg)` once the I/O that is ready now has been handled. A probe's timer fires in the event loop's timers
+ * phase, which comes before the poll phase that reads sockets: when this process was busy past a deadline (a long
+ * task, a starved machine), the member's answer may be waiting, unread, in a socket, and reading the timer first would
+ * call our own stall the member's timeout: a false failure from the prober. setImmediate runs after the poll phase of
+ * the same loop turn, so what had arrived is read first; with no stall it costs one turn of the loop.
+ */
+export function afterPendingIo<T>(f: (arg: T) => void, arg: T): void {
+  setImmediate(f, arg);
 }
 
 /** Go's duration formatting for whole and fractional seconds (`1s`, `1.5s`), as the kubelet prints timeouts. */

@@ -1,7 +1,8 @@
 // The tcpSocket handler: connect, then close, as the kubelet's pkg/probe/tcp; the dialled address passes the guard.
-// Depends only on node:net and the address guard.
+// Depends only on node:net, the address guard and the deadline's afterPendingIo.
 import net from 'node:net';
 import { configError, failure, success, urlHost, type HandlerEnv, type HandlerResult } from './handler.js';
+import { afterPendingIo } from './deadline.js';
 import { describeNetError, isAddressDenied } from './net-error.js';
 
 export interface ResolvedTcpSocket {
@@ -30,7 +31,8 @@ export function tcpProbe(action: ResolvedTcpSocket, env: HandlerEnv): Promise<Ha
       socket.destroy();
       resolve(r);
     };
-    const timer = setTimeout(() => finish(failure(`dial tcp ${addr}: i/o timeout`)), env.timeoutMs);
+    // Connected before the deadline but not yet read (this process busy past it) is connected: see afterPendingIo.
+    const timer = setTimeout(() => afterPendingIo(finish, failure(`dial tcp ${addr}: i/o timeout`)), env.timeoutMs);
     const onAbort = (): void => finish(failure(`dial tcp ${addr}: probe stopped`));
     if (env.signal?.aborted === true) onAbort();
     else env.signal?.addEventListener('abort', onAbort, { once: true });
